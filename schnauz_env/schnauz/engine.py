@@ -1,0 +1,564 @@
+"""The Schnauz rules engine: a game state and its transitions (RULES.md §1).
+
+No gymnasium or PettingZoo import: the AEC environment, the policies, the search
+player and the user interfaces all drive this one module.
+
+Typical use::
+
+    import numpy as np
+    from schnauz_env.schnauz import SchnauzConfig, new_game
+
+    state = new_game(SchnauzConfig(num_players=3), np.random.default_rng(0))
+    while not state.game_over:
+        state.apply(state.legal_actions()[0])
+
+Actions (one ``Discrete(14)`` table, see :data:`ACTION_NAMES`):
+
+======  =======================================================================
+0       keep (dealer's choice: three stock cards go face up as the table)
+1       exchange (dealer's choice: the hand goes face up, three stock cards in hand)
+2..10   swap hand slot ``i`` with table slot ``j``: action ``2 + 3 * i + j``
+11      swap all (whole hand for the whole table)
+12      pass
+13      knock
+======  =======================================================================
+
+Slots: a hand and the table are kept sorted by card index (rank-major: ``7C 7S 7H
+7D 8C …``), so slot 0 holds the lowest card, slot 2 the highest. After a swap both
+are sorted again.
+
+Cards are plain ints (``rank * 4 + suit``, see :mod:`schnauz_env.cards`). The stock
+is ``deck[pos:]`` with the top card first.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from schnauz_env.cards import format_card, format_cards, validate_deck
+from schnauz_env.schnauz.config import SchnauzConfig
+from schnauz_env.schnauz.hands import FIRE, SCHNAUZ, category_of, hand_key, hand_label
+
+KEEP, EXCHANGE = 0, 1
+SWAP_BASE = 2
+SWAP_ALL, PASS, KNOCK = 11, 12, 13
+NUM_ACTIONS = 14
+
+ACTION_NAMES: tuple[str, ...] = (
+    "keep",
+    "exchange",
+    *(f"swap hand {i} / table {j}" for i in range(3) for j in range(3)),
+    "swap all",
+    "pass",
+    "knock",
+)
+
+#: Phases of a round.
+DEALER_CHOICE, TURNS, FINAL_CIRCLE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("dealer's choice", "turns", "final circle", "over")
+
+
+def swap_action(hand_slot: int, table_slot: int) -> int:
+    """The action that swaps hand slot ``hand_slot`` with table slot ``table_slot``."""
+    return SWAP_BASE + 3 * hand_slot + table_slot
+
+
+def _mask(*legal: int) -> tuple[bool, ...]:
+    return tuple(a in legal for a in range(NUM_ACTIONS))
+
+
+_SWAPS = tuple(range(SWAP_BASE, SWAP_BASE + 9))
+_LEGAL_DEALER = (KEEP, EXCHANGE)
+_LEGAL_TURN = (*_SWAPS, SWAP_ALL, PASS, KNOCK)
+_LEGAL_TURN_NO_KNOCK = (*_SWAPS, SWAP_ALL, PASS)
+
+
+@dataclass
+class RoundResult:
+    """What a showdown revealed and decided; ``to_dict()`` gives card codes for logs."""
+
+    round: int
+    reason: str
+    """``"knock"``, ``"instant"`` (Fire or Schnauz after the deal or a swap),
+    ``"short_stock"`` or ``"turn_limit"``."""
+    hands: dict[int, list[int]]
+    keys: dict[int, int]
+    labels: dict[int, str]
+    losers: list[int]
+    """Seats that lost a life or went out."""
+    went_out: list[int]
+    lives_after: list[int]
+    out_after: list[bool]
+    knocker: int | None = None
+    fire_holder: int | None = None
+    turn_limit_reached: bool = False
+    replays: list[dict[str, Any]] = field(default_factory=list)
+    """Showdown-only deals played when a showdown would have left nobody in the game."""
+    places: dict[int, float] = field(default_factory=dict)
+    """Final places decided by this round (1 = winner; shared places are averaged)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "reason": self.reason,
+            "hands": {
+                s: {"cards": format_cards(c).split(), "label": self.labels[s]}
+                for s, c in self.hands.items()
+            },
+            "losers": list(self.losers),
+            "went_out": list(self.went_out),
+            "lives_after": list(self.lives_after),
+            "out_after": list(self.out_after),
+            "knocker": self.knocker,
+            "fire_holder": self.fire_holder,
+            "turn_limit_reached": self.turn_limit_reached,
+            "replays": self.replays,
+            "places": dict(self.places),
+        }
+
+
+class SchnauzState:
+    """The full state of a Schnauz game (everything, hidden cards included).
+
+    Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
+    Use :func:`new_game` to create one.
+    """
+
+    __slots__ = (
+        "_min_card",
+        "config",
+        "current",
+        "dealer",
+        "deck",
+        "final_left",
+        "game_over",
+        "hands",
+        "knocker",
+        "known",
+        "last_result",
+        "lives",
+        "n",
+        "out",
+        "out_of_play",
+        "passes",
+        "pending_decks",
+        "phase",
+        "places",
+        "pos",
+        "rng",
+        "round",
+        "table",
+        "turns",
+    )
+
+    def __init__(self, config: SchnauzConfig, rng: np.random.Generator) -> None:
+        self.config = config
+        self.n = config.num_players
+        self.rng = rng
+        self.lives = [config.lives] * self.n
+        self.out = [False] * self.n
+        self.dealer = 0
+        self.current = 0
+        self.phase = OVER
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.table: list[int] = []
+        self.deck: list[int] = []
+        self.pos = 0
+        self.out_of_play: list[int] = []
+        self.known: list[set[int]] = [set() for _ in range(self.n)]
+        self.knocker: int | None = None
+        self.passes = 0
+        self.turns = 0
+        self.final_left = 0
+        self.round = 0
+        self.places: list[float | None] = [None] * self.n
+        self.game_over = False
+        self.pending_decks: list[list[int]] = []
+        self.last_result: RoundResult | None = None
+        self._min_card = 4 * config.min_rank
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def active(self) -> list[int]:
+        """Seats still in the game, in seat order."""
+        return [s for s in range(self.n) if not self.out[s]]
+
+    @property
+    def num_active(self) -> int:
+        return self.n - sum(self.out)
+
+    @property
+    def stock(self) -> list[int]:
+        """The stock, top card first."""
+        return self.deck[self.pos :]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.deck) - self.pos
+
+    def next_active(self, seat: int) -> int:
+        """The next seat to the left of ``seat`` that is still in the game."""
+        n, out = self.n, self.out
+        s = (seat + 1) % n
+        while out[s]:
+            s = (s + 1) % n
+        return s
+
+    def knock_allowed(self) -> bool:
+        return self.phase == TURNS and (
+            self.config.knock_in_first_circle or self.turns >= self.num_active
+        )
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal actions of the player to act (empty when the game is over)."""
+        phase = self.phase
+        if phase == TURNS:
+            return _LEGAL_TURN if self.knock_allowed() else _LEGAL_TURN_NO_KNOCK
+        if phase == FINAL_CIRCLE:
+            return _LEGAL_TURN_NO_KNOCK
+        if phase == DEALER_CHOICE:
+            return _LEGAL_DEALER
+        return ()
+
+    def legal_mask(self) -> np.ndarray:
+        """A ``(14,)`` int8 mask: 1 exactly for the legal actions."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[list(self.legal_actions())] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def action_to_string(self, action: int, symbols: bool = False) -> str:
+        """Name ``action`` in this state, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""
+        action = int(action)
+        if not 0 <= action < NUM_ACTIONS:
+            return f"invalid action {action}"
+        if SWAP_BASE <= action < SWAP_ALL and self.phase in (TURNS, FINAL_CIRCLE):
+            i, j = divmod(action - SWAP_BASE, 3)
+            hand = self.hands[self.current]
+            return (
+                f"swap {format_card(hand[i], symbols)} (hand) for "
+                f"{format_card(self.table[j], symbols)} (table)"
+            )
+        if action == SWAP_ALL and self.phase in (TURNS, FINAL_CIRCLE):
+            return (
+                f"swap all: {format_cards(self.hands[self.current], symbols)} for "
+                f"{format_cards(self.table, symbols)}"
+            )
+        return ACTION_NAMES[action]
+
+    # ------------------------------------------------------------- transitions
+    def apply(self, action: int) -> RoundResult | None:
+        """Play ``action`` for the player to act; return the showdown result if it ended a round.
+
+        Raises ``ValueError`` naming the action and the legal ones if it is illegal.
+        """
+        legal = self.legal_actions()
+        if type(action) is not int:
+            action = _as_action(action, legal, self)
+        if action not in legal:
+            self._raise_illegal(action, legal)
+        seat = self.current
+        if self.phase == DEALER_CHOICE:
+            return self._dealer_choice(action)
+        hands = self.hands
+        if action < SWAP_ALL:  # swap one
+            i, j = divmod(action - SWAP_BASE, 3)
+            hand = hands[seat]
+            given, taken = hand[i], self.table[j]
+            hand[i] = taken
+            self.table[j] = given
+            hand.sort()
+            self.table.sort()
+            known = self.known[seat]
+            known.discard(given)
+            known.add(taken)
+            self.passes = 0
+            if category_of(hand_key(hand)) >= SCHNAUZ:
+                return self._showdown("instant")
+        elif action == SWAP_ALL:
+            hands[seat], self.table = self.table, hands[seat]
+            self.known[seat] = set(hands[seat])
+            self.passes = 0
+            if category_of(hand_key(hands[seat])) >= SCHNAUZ:
+                return self._showdown("instant")
+        elif action == KNOCK:
+            self.knocker = seat
+            self.phase = FINAL_CIRCLE
+            self.final_left = self.num_active - 1
+            self.passes = 0
+            self.turns += 1
+            self.current = self.next_active(seat)
+            return None
+        elif self.phase == TURNS:  # pass before any knock
+            self.passes += 1
+            if self.passes == self.num_active:
+                result = self._all_passed()
+                if result is not None:
+                    return result
+        self.turns += 1
+        if self.phase == FINAL_CIRCLE:
+            self.final_left -= 1
+            if self.final_left == 0:
+                return self._showdown("knock")
+        if self.turns >= self.config.max_turns:
+            return self._showdown("turn_limit")
+        self.current = self.next_active(seat)
+        return None
+
+    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
+        if self.game_over or self.phase == OVER:
+            raise ValueError(f"action {action!r} given but the game is over; call reset()")
+        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
+        try:
+            valid = 0 <= int(action) < NUM_ACTIONS
+        except (TypeError, ValueError):
+            valid = False
+        what = "is not legal now" if valid else f"is not an action (0..{NUM_ACTIONS - 1})"
+        raise ValueError(
+            f"action {action!r} {what} for seat {self.current} in phase "
+            f"{PHASE_NAMES[self.phase]!r}; legal actions: {names}"
+        )
+
+    def _dealer_choice(self, action: int) -> RoundResult | None:
+        d = self.dealer
+        fresh = self.deck[self.pos : self.pos + 3]
+        self.pos += 3
+        if action == KEEP:
+            self.table = sorted(fresh)
+        else:
+            self.table = self.hands[d]
+            self.hands[d] = sorted(fresh)
+        for s in range(self.n):
+            if not self.out[s] and category_of(hand_key(self.hands[s])) >= SCHNAUZ:
+                return self._showdown("instant")
+        self.phase = TURNS
+        self.current = self.next_active(d)
+        return None
+
+    def _all_passed(self) -> RoundResult | None:
+        """A full circle of passes: refresh the table, or end the round on a short stock."""
+        self.passes = 0
+        if self.stock_size < 3 and self.config.short_stock == "recycle" and self.out_of_play:
+            self.deck.extend(self.out_of_play)
+            self.out_of_play = []
+        if self.stock_size < 3:
+            return self._showdown("short_stock")
+        self.out_of_play.extend(self.table)
+        self.table = sorted(self.deck[self.pos : self.pos + 3])
+        self.pos += 3
+        return None
+
+    # ---------------------------------------------------------------- rounds
+    def _start_round(self) -> None:
+        if self.pending_decks:
+            deck = self.pending_decks.pop(0)
+        else:
+            cards = self.config.deck_cards
+            deck = [int(cards[i]) for i in self.rng.permutation(len(cards))]
+        self.deck = deck
+        seat = self.dealer
+        pos = 0
+        hands = self.hands
+        for _ in range(self.num_active):
+            seat = self.next_active(seat)
+            hands[seat] = sorted(deck[pos : pos + 3])
+            pos += 3
+        for s in range(self.n):
+            if self.out[s]:
+                hands[s] = []
+        self.pos = pos
+        self.table = []
+        self.out_of_play = []
+        self.known = [set() for _ in range(self.n)]
+        self.knocker = None
+        self.passes = 0
+        self.turns = 0
+        self.final_left = 0
+        self.phase = DEALER_CHOICE
+        self.current = self.dealer
+
+    def _showdown(self, reason: str) -> RoundResult:
+        cfg = self.config
+        seats = self.active
+        keys = {s: hand_key(self.hands[s], cfg.ties) for s in seats}
+        fire_holder = next((s for s in seats if category_of(keys[s]) == FIRE), None)
+        if cfg.fire_costs_all and fire_holder is not None:
+            losers = [s for s in seats if s != fire_holder]
+        else:
+            low = min(keys.values())
+            losers = [s for s in seats if keys[s] == low]
+        going_out = [s for s in losers if self.lives[s] == 0]
+        replays: list[dict[str, Any]] = []
+        if len(going_out) == len(seats):
+            going_out = [self._replay(going_out, replays)]
+            losers = list(going_out)
+        for s in losers:
+            if self.lives[s] > 0:
+                self.lives[s] -= 1
+        m = len(seats)
+        result_places: dict[int, float] = {}
+        if going_out:
+            shared = m - (len(going_out) - 1) / 2.0
+            for s in going_out:
+                self.out[s] = True
+                self.places[s] = shared
+                result_places[s] = shared
+        remaining = self.active
+        if len(remaining) == 1:
+            self.places[remaining[0]] = 1.0
+            result_places[remaining[0]] = 1.0
+        result = RoundResult(
+            round=self.round,
+            reason=reason,
+            hands={s: list(self.hands[s]) for s in seats},
+            keys=keys,
+            labels={s: hand_label(self.hands[s]) for s in seats},
+            losers=losers,
+            went_out=going_out,
+            lives_after=list(self.lives),
+            out_after=list(self.out),
+            knocker=self.knocker,
+            fire_holder=fire_holder,
+            turn_limit_reached=reason == "turn_limit",
+            replays=replays,
+            places=result_places,
+        )
+        self.last_result = result
+        self.round += 1
+        if len(remaining) == 1 or cfg.episode == "round":
+            self.phase = OVER
+            self.game_over = True
+            return result
+        self.dealer = self.next_active(self.dealer)
+        self._start_round()
+        return result
+
+    def _replay(self, seats: list[int], log: list[dict[str, Any]]) -> int:
+        """Showdown-only deals among ``seats`` until one hand is strictly lowest."""
+        cards = self.config.deck_cards
+        while True:
+            deck = [int(cards[i]) for i in self.rng.permutation(len(cards))]
+            hands = {s: sorted(deck[3 * k : 3 * k + 3]) for k, s in enumerate(seats)}
+            keys = {s: hand_key(h, self.config.ties) for s, h in hands.items()}
+            low = min(keys.values())
+            lowest = [s for s in seats if keys[s] == low]
+            log.append({s: format_cards(h).split() for s, h in hands.items()})
+            if len(lowest) == 1:
+                return lowest[0]
+
+    # -------------------------------------------------------------- copying
+    def clone(self, rng: np.random.Generator | None = None) -> SchnauzState:
+        """A deep copy; the copy gets ``rng`` or a copy of this state's generator."""
+        new = SchnauzState.__new__(SchnauzState)
+        for name in self.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        new.lives = list(self.lives)
+        new.out = list(self.out)
+        new.hands = [list(h) for h in self.hands]
+        new.table = list(self.table)
+        new.deck = list(self.deck)
+        new.out_of_play = list(self.out_of_play)
+        new.known = [set(k) for k in self.known]
+        new.places = list(self.places)
+        new.pending_decks = [list(d) for d in self.pending_decks]
+        return new
+
+    # ------------------------------------------------------ hidden information
+    def unseen_cards(self, seat: int) -> list[int]:
+        """Cards of this round ``seat`` cannot locate: other hands' unknown cards and the stock."""
+        hidden = list(self.deck[self.pos :])
+        for s in range(self.n):
+            if s != seat and not self.out[s]:
+                hidden.extend(c for c in self.hands[s] if c not in self.known[s])
+        return sorted(hidden)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> SchnauzState:
+        """A copy in which every card ``seat`` cannot see is redealt at random.
+
+        Other players' unknown hand cards and the stock are shuffled among
+        themselves; everything ``seat`` knows (own hand, table, cards out of play,
+        cards others are known to hold, lives, counts) is kept. The copy uses
+        ``rng`` for everything random from then on (later rounds' shuffles too).
+        This is the sampling step of information-set search.
+        """
+        new = self.clone(rng=rng)
+        pool = self.unseen_cards(seat)
+        order = rng.permutation(len(pool))
+        pool = [pool[i] for i in order]
+        k = 0
+        for s in range(self.n):
+            if s == seat or self.out[s]:
+                continue
+            hand = new.hands[s]
+            for i, c in enumerate(hand):
+                if c not in self.known[s]:
+                    hand[i] = pool[k]
+                    k += 1
+            hand.sort()
+        new.deck = new.deck[: new.pos] + pool[k:]
+        new.pending_decks = []
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"SchnauzState(round={self.round}, phase={PHASE_NAMES[self.phase]!r}, "
+            f"current={self.current}, dealer={self.dealer}, lives={self.lives}, out={self.out})"
+        )
+
+
+def _as_action(action: Any, legal: tuple[int, ...], state: SchnauzState) -> int:
+    if isinstance(action, (np.integer, np.ndarray)) and np.ndim(action) == 0:
+        if np.issubdtype(np.asarray(action).dtype, np.integer):
+            return int(action)
+    state._raise_illegal(action, legal)
+    raise AssertionError  # unreachable
+
+
+def new_game(
+    config: SchnauzConfig,
+    rng: np.random.Generator,
+    deck: list[Any] | None = None,
+    dealer: int | None = None,
+    decks: list[list[Any]] | None = None,
+    lives: list[int] | None = None,
+) -> SchnauzState:
+    """Start a game: draw (or set) the first dealer and deal the first round.
+
+    ``rng`` is the only source of randomness: it draws the first dealer (unless
+    ``dealer`` or ``config.first_dealer`` sets it), then shuffles once per round.
+    ``deck`` stacks the first round (first element = top; exactly the variant's
+    cards); ``decks`` stacks several rounds in turn. ``lives`` sets each seat's
+    starting lives (for puzzles and tests: e.g. everyone swimming).
+    """
+    state = SchnauzState(config, rng)
+    n = config.num_players
+    drawn = int(rng.integers(n))  # always drawn, so a seed fixes the decks either way
+    if dealer is None:
+        dealer = config.first_dealer if config.first_dealer is not None else drawn
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
+        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
+    stacked: list[list[int]] = []
+    if deck is not None:
+        stacked.append([int(c) for c in validate_deck(deck, config.deck_cards, "stacked deck")])
+    if decks is not None:
+        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
+            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
+        for k, d in enumerate(decks):
+            stacked.append([int(c) for c in validate_deck(d, config.deck_cards, f"deck {k}")])
+    state.pending_decks = stacked
+    if lives is not None:
+        if len(lives) != n or any(
+            not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in lives
+        ):
+            raise ValueError(f"lives must list {n} integers >= 0 (one per seat), got {lives!r}")
+        state.lives = [int(x) for x in lives]
+    state.dealer = int(dealer)
+    state._start_round()
+    return state

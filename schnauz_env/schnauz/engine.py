@@ -514,9 +514,12 @@ class SchnauzState:
 
 
 def _as_action(action: Any, legal: tuple[int, ...], state: SchnauzState) -> int:
-    if isinstance(action, (np.integer, np.ndarray)) and np.ndim(action) == 0:
-        if np.issubdtype(np.asarray(action).dtype, np.integer):
-            return int(action)
+    if (
+        isinstance(action, (np.integer, np.ndarray))
+        and np.ndim(action) == 0
+        and np.issubdtype(np.asarray(action).dtype, np.integer)
+    ):
+        return int(action)
     state._raise_illegal(action, legal)
     raise AssertionError  # unreachable
 

@@ -101,6 +101,11 @@ class RoundResult:
     places: dict[int, float] = field(default_factory=dict)
     """Final places decided by this round (1 = winner; shared places are averaged)."""
 
+    @property
+    def seats(self) -> list[int]:
+        """The seats that played the round."""
+        return list(self.hands)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,

@@ -124,199 +124,50 @@ hand with its `label`, `losers`, `went_out`, `lives_after`, `knocker`,
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
+from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from schnauz_env.common.aec import CardGameEnv, wrap_classic
 from schnauz_env.schnauz.config import SchnauzConfig
-from schnauz_env.schnauz.engine import NUM_ACTIONS, RoundResult, SchnauzState, new_game
+from schnauz_env.schnauz.engine import NUM_ACTIONS, new_game
 from schnauz_env.schnauz.observation import ObservationEncoder
 from schnauz_env.schnauz.render import render_text
-
-_RESET_OPTIONS = ("deck", "decks", "dealer", "lives")
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The Schnauz environment in PettingZoo's standard wrappers (see the module docstring)."""
-    wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return wrap_classic(raw_env(**kwargs))
 
 
-def make_config(kwargs: dict[str, Any]) -> SchnauzConfig:
-    """A :class:`SchnauzConfig` from keyword options, with a clear error for unknown ones."""
-    allowed = SchnauzConfig.option_names()
-    unknown = sorted(set(kwargs) - set(allowed))
-    if unknown:
-        raise ValueError(
-            f"unknown Schnauz option(s): {', '.join(unknown)}; allowed options: "
-            f"{', '.join([*allowed, 'render_mode'])}"
-        )
-    return SchnauzConfig(**kwargs)
-
-
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     """Schnauz as a PettingZoo AEC environment without wrappers (see the module docstring)."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "schnauz_v0",
         "render_modes": ["human", "ansi"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    game_name = "Schnauz"
+    config_class = SchnauzConfig
+    reset_options = ("deck", "decks", "dealer", "lives")
+    num_actions = NUM_ACTIONS
+    new_game = staticmethod(new_game)
+    render_state = staticmethod(render_text)
 
-    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"invalid render_mode {render_mode!r}; allowed: None, "
-                + ", ".join(repr(m) for m in self.metadata["render_modes"])
-            )
-        self.config = make_config(options)
-        self.render_mode = render_mode
-        n = self.config.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self._encoder = ObservationEncoder(self.config)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self._encoder.size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._rng: np.random.Generator | None = None
-        self.game: SchnauzState | None = None
-        self._returns = [0.0] * n
-        self._no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    config: SchnauzConfig
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+    def make_encoder(self, config: SchnauzConfig) -> ObservationEncoder:
+        return ObservationEncoder(config)
 
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    # ----------------------------------------------------------------- API
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(_RESET_OPTIONS))
-        if unknown:
-            # PettingZoo's api_test passes a foreign key and expects it to be tolerated,
-            # so an unknown key warns (naming the known ones) instead of raising.
-            warnings.warn(
-                f"ignoring unknown reset option(s) {', '.join(unknown)}; "
-                f"known: {', '.join(_RESET_OPTIONS)}",
-                stacklevel=2,
-            )
-        game_options = {k: options[k] for k in _RESET_OPTIONS if k in options}
-        self.game = new_game(self.config, self._rng, **game_options)
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._returns = [0.0] * self.config.num_players
-        self._update_infos()
-        self.agent_selection = self.possible_agents[self.game.current]
-        if self.render_mode == "human":
-            self.render()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        seat = self.agent_name_mapping[agent]
-        if seat == game.current and not game.game_over and not self.terminations[agent]:
-            mask = game.legal_mask()
-        else:
-            mask = self._no_mask.copy()
-        return {"observation": self._encoder.encode(game, seat), "action_mask": mask}
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"action None given for {agent}, who is still in the game")
-        game = self.game
-        self._cumulative_rewards[agent] = 0.0
-        result = game.apply(action)  # raises ValueError on an illegal action
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        if result is not None:
-            self._settle(result)
-            self._update_infos()
-        self.agent_selection = self.possible_agents[game.current]
-        self._accumulate_rewards()
-        if result is not None:
-            self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "You are calling render without a render_mode; pass render_mode='ansi' or 'human'."
-            )
-            return None
-        text = render_text(self.game)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
-    # ------------------------------------------------------------- helpers
-    def action_to_string(self, action: int) -> str:
-        """Name ``action`` for the player to act, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""
-        return self.game.action_to_string(action, symbols=True)
-
-    def _settle(self, result: RoundResult) -> None:
-        """Pay the rewards a showdown decided and end the episode for those it ends."""
-        game = self.game
-        n = self.config.num_players
-        in_round = list(result.hands)
-        deltas = dict.fromkeys(in_round, 0.0)
-        if self.config.episode == "round":
-            losers = set(result.losers)
-            if 0 < len(losers) < len(in_round):
-                gain = len(losers) / (len(in_round) - len(losers))
-                for s in in_round:
-                    deltas[s] = -1.0 if s in losers else gain
-        elif result.went_out:
-            scale = 2.0 / (n - 1)
-            for s in result.went_out:
-                deltas[s] = 1.0 - scale * (result.places[s] - 1.0) - self._returns[s]
-            still_in = [s for s in in_round if not game.out[s]]
-            share = -sum(deltas[s] for s in result.went_out) / len(still_in)
-            for s in still_in:
-                deltas[s] = share
-        for s, d in deltas.items():
-            self._returns[s] += d
-            self.rewards[self.possible_agents[s]] = d
-        ended = in_round if game.game_over else result.went_out
-        for s in ended:
-            self.terminations[self.possible_agents[s]] = True
-
-    def _update_infos(self) -> None:
+    def info_for(self) -> dict[str, Any]:
         game = self.game
         names = self.possible_agents
-        lives = {names[s]: game.lives[s] for s in range(game.n)}
-        out = {names[s]: game.out[s] for s in range(game.n)}
         last = game.last_result.to_dict() if game.last_result is not None else None
-        self.infos = {
-            a: {"lives": dict(lives), "out": dict(out), "round": game.round, "last_showdown": last}
-            for a in self.agents
+        return {
+            "lives": {names[s]: game.lives[s] for s in range(game.n)},
+            "out": {names[s]: game.out[s] for s in range(game.n)},
+            "round": game.round,
+            "last_showdown": last,
         }

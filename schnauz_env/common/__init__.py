@@ -1,0 +1,1 @@
+"""Machinery shared by every game: option handling and the AEC environment base."""

@@ -1,0 +1,230 @@
+"""A PettingZoo AEC base for turn-based card games driven by a rules engine.
+
+A game's ``raw_env`` subclasses :class:`CardGameEnv` and names its rules config,
+its engine's ``new_game``, its observation encoder and its text renderer. The base
+does the PettingZoo bookkeeping once for every game: agents, spaces, seeding,
+reset options, masks, dead-agent steps, zero-sum place rewards and infos.
+
+The engine state must offer ``current`` (seat to act), ``game_over``, ``n``,
+``legal_actions()``, ``legal_mask()``, ``apply(action) -> result | None`` (raising
+``ValueError`` on an illegal action) and ``action_to_string(action, symbols)``.
+A result (returned when a round or hand ends) must offer ``places`` (seat -> final
+place decided by it, 1 = best, shared places averaged), ``seats`` (the seats that
+took part) and ``losers`` (for single-round episodes).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from schnauz_env.common.options import make_config
+
+
+def wrap_classic(raw: AECEnv) -> AECEnv:
+    """PettingZoo's classic wrappers: illegal move ends the game (−1), bounds, order."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def place_value(place: float, n: int) -> float:
+    """The return of final place ``place`` (1 = best) of ``n``: +1 down to −1, linearly."""
+    return 1.0 - 2.0 * (place - 1.0) / (n - 1)
+
+
+class CardGameEnv(AECEnv):
+    """Base class of the package's AEC environments (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "card_game",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    #: The game's name in messages, its frozen rules config class and reset options.
+    game_name: ClassVar[str] = "card game"
+    config_class: ClassVar[type]
+    reset_options: ClassVar[tuple[str, ...]] = ()
+    num_actions: ClassVar[int]
+
+    # Set by the subclass: (config, rng, **reset options) -> state; encoder; renderer.
+    new_game: Callable[..., Any]
+    render_state: Callable[[Any], str]
+
+    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"invalid render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
+        self.config = make_config(self.config_class, options, self.game_name, ("render_mode",))
+        self.render_mode = render_mode
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.encoder = self.make_encoder(self.config)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._rng: np.random.Generator | None = None
+        self.game: Any = None
+        self._returns = [0.0] * n
+        self._settled = set()
+        self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
+
+    # --------------------------------------------------------- game hooks
+    def make_encoder(self, config: Any) -> Any:
+        raise NotImplementedError
+
+    def info_for(self) -> dict[str, Any]:
+        """The info shared by every agent after a reset or a result (override to add)."""
+        return {}
+
+    def round_rewards(self, result: Any) -> dict[int, float]:
+        """Rewards of a single-round episode: each loser −1, the others share +."""
+        seats = list(result.seats)
+        losers = set(result.losers)
+        if not 0 < len(losers) < len(seats):
+            return dict.fromkeys(seats, 0.0)
+        gain = len(losers) / (len(seats) - len(losers))
+        return {s: (-1.0 if s in losers else gain) for s in seats}
+
+    def single_round(self) -> bool:
+        return getattr(self.config, "episode", "game") == "round"
+
+    # ----------------------------------------------------------------- API
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.reset_options))
+        if unknown:
+            # PettingZoo's api_test passes a foreign key and expects it to be tolerated,
+            # so an unknown key warns (naming the known ones) instead of raising.
+            warnings.warn(
+                f"ignoring unknown reset option(s) {', '.join(unknown)}; "
+                f"known: {', '.join(self.reset_options)}",
+                stacklevel=2,
+            )
+        game_options = {k: options[k] for k in self.reset_options if k in options}
+        self.game = type(self).new_game(self.config, self._rng, **game_options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._returns = [0.0] * self.config.num_players
+        self._settled: set[int] = set()
+        self._update_infos()
+        self.agent_selection = self.possible_agents[self.game.current]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        seat = self.agent_name_mapping[agent]
+        if seat == game.current and not game.game_over and not self.terminations[agent]:
+            mask = game.legal_mask()
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": self.encoder.encode(game, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"action None given for {agent}, who is still in the game")
+        game = self.game
+        self._cumulative_rewards[agent] = 0.0
+        result = game.apply(action)  # raises ValueError on an illegal action
+        rewards = self.rewards
+        for a in self.agents:
+            rewards[a] = 0.0
+        if result is not None:
+            self._settle(result)
+            self._update_infos()
+        self.agent_selection = self.possible_agents[game.current]
+        self._accumulate_rewards()
+        if result is not None:
+            self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'",
+                stacklevel=2,
+            )
+            return None
+        text = type(self).render_state(self.game)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def action_to_string(self, action: int) -> str:
+        """Name ``action`` for the player to act in the current state."""
+        return self.game.action_to_string(action, symbols=True)
+
+    # ------------------------------------------------------------- helpers
+    def _settle(self, result: Any) -> None:
+        """Pay the rewards a result decided; end the episode for those it ends.
+
+        Whole games: an agent's return is its final place's value. When places are
+        decided, those seats get what brings their return to that value and the
+        seats still playing share the opposite equally, so every step is zero-sum
+        and the last seat's return is its place's value too.
+        """
+        game = self.game
+        n = self.config.num_players
+        names = self.possible_agents
+        if self.single_round():
+            deltas = self.round_rewards(result)
+            ended = list(result.seats)
+        else:
+            deltas = {}
+            decided = {s: p for s, p in result.places.items() if s not in self._settled}
+            for s, p in decided.items():
+                deltas[s] = place_value(p, n) - self._returns[s]
+                self._settled.add(s)
+            playing = [s for s in range(n) if s not in self._settled]
+            if deltas and playing:
+                share = -sum(deltas.values()) / len(playing)
+                for s in playing:
+                    deltas[s] = share
+            ended = list(decided)
+            if game.game_over:
+                ended = [s for s in range(n) if names[s] in self.terminations]
+        for s, d in deltas.items():
+            self._returns[s] += d
+            self.rewards[names[s]] = d
+        for s in ended:
+            self.terminations[names[s]] = True
+
+    def _update_infos(self) -> None:
+        self.infos = {a: self.info_for() for a in self.agents}

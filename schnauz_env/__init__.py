@@ -10,7 +10,11 @@ from schnauz_env.cards import Card, format_card, format_cards, parse_card, parse
 
 __version__ = "0.1.0"
 
-ENV_IDS = {"schnauz_env/schnauz_v0": "schnauz_env.schnauz_v0:env"}
+ENV_IDS = {
+    "schnauz_env/schnauz_v0": "schnauz_env.schnauz_v0:env",
+    "schnauz_env/scat_v0": "schnauz_env.scat_v0:env",
+    "schnauz_env/thirteen_v0": "schnauz_env.thirteen_v0:env",
+}
 
 
 def _register() -> None:

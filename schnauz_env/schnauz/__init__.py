@@ -26,6 +26,8 @@ from schnauz_env.schnauz.engine import (
 from schnauz_env.schnauz.hands import HandValue, card_points, evaluate_hand, hand_key, hand_label
 from schnauz_env.schnauz.observation import ObservationEncoder, ObservationLayout
 
+Config = SchnauzConfig  # the name every game package exports (see schnauz_env.games)
+
 __all__ = [
     "ACTION_NAMES",
     "DEALER_CHOICE",
@@ -40,6 +42,7 @@ __all__ = [
     "SWAP_ALL",
     "TURNS",
     "Card",
+    "Config",
     "HandValue",
     "ObservationEncoder",
     "ObservationLayout",

@@ -1,0 +1,107 @@
+"""``python -m schnauz_env`` (or ``schnauz-demo``): a seeded demo game, printed move by move.
+
+    python -m schnauz_env                       # 4 players, seed 7
+    python -m schnauz_env --players 3 --deck A5 --seed 1 --policies expert greedy random
+    python -m schnauz_env --quiet               # only the showdowns and the result
+
+The players are the package's baselines (``policies``), one name per seat; give
+fewer names than seats and the list repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from schnauz_env.cards import format_cards
+from schnauz_env.schnauz.config import DECK_VARIANTS, MAX_PLAYERS, MIN_PLAYERS
+from schnauz_env.schnauz.engine import RoundResult
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m schnauz_env",
+        description="Play and print a seeded Schnauz game between built-in players.",
+    )
+    p.add_argument(
+        "--players", type=int, default=4, help=f"{MIN_PLAYERS}-{MAX_PLAYERS} (default 4)"
+    )
+    p.add_argument("--deck", default="A7", choices=sorted(DECK_VARIANTS), help="deck variant")
+    p.add_argument("--lives", type=int, default=3, help="lives per player (default 3)")
+    p.add_argument("--seed", type=int, default=7, help="seed of the deal and the players")
+    p.add_argument(
+        "--policies",
+        nargs="+",
+        default=["expert", "greedy", "greedy", "random"],
+        metavar="NAME",
+        help="a player per seat, repeated to fill the table (default: expert greedy greedy random)",
+    )
+    p.add_argument("--quiet", action="store_true", help="print only showdowns and the result")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from policies import available_policies, make_policy
+    from schnauz_env import schnauz_v0
+
+    try:
+        env = schnauz_v0.raw_env(num_players=args.players, deck=args.deck, lives=args.lives)
+        names = [args.policies[i % len(args.policies)] for i in range(args.players)]
+        players = [
+            make_policy(name, game="schnauz", config=env.config, seed=args.seed + i)
+            for i, name in enumerate(names)
+        ]
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        print(f"known players: {', '.join(available_policies('schnauz'))}", file=sys.stderr)
+        return 2
+
+    env.reset(seed=args.seed)
+    game = env.game
+    print(
+        f"Schnauz, {args.players} players, deck {args.deck}, {args.lives} lives, seed {args.seed}"
+    )
+    for seat, name in enumerate(names):
+        print(f"  seat {seat}: {name}")
+    shown_round = -1
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.agent_name_mapping[agent]
+        if game.round != shown_round and not args.quiet:
+            shown_round = game.round
+            print(f"\n-- round {game.round + 1}: dealer seat {game.dealer}")
+            for s in game.active:
+                print(f"   seat {s} holds {format_cards(game.hands[s], symbols=True)}")
+        action = players[seat].act(obs["observation"], obs["action_mask"])
+        move = env.action_to_string(action)
+        rounds_before = game.round
+        env.step(action)
+        if not args.quiet:
+            print(f"   seat {seat} ({names[seat]}): {move}")
+        if game.round != rounds_before:  # the move ended a round with a showdown
+            _print_showdown(game.last_result, names)
+    print("\nFinal places:")
+    order = sorted(range(args.players), key=lambda s: game.places[s] or 0)
+    for s in order:
+        print(f"  {game.places[s]:g}. seat {s} ({names[s]})")
+    return 0
+
+
+def _print_showdown(result: RoundResult, names: list[str]) -> None:
+    print(f"   showdown ({result.reason}):")
+    for s, cards in result.hands.items():
+        tag = ""
+        if s in result.went_out:
+            tag = "  <- out"
+        elif s in result.losers:
+            tag = f"  <- loses a life ({result.lives_after[s]} left)"
+        print(f"     seat {s} {format_cards(cards, symbols=True):<12} {result.labels[s]:<10}{tag}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -38,6 +38,8 @@ from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
 
 P = MAX_PLAYERS
 SEAT_FEATURES = 4
+#: Bumped whenever the layout changes, so saved models refuse a layout they were not trained on.
+OBS_VERSION = 1
 
 
 class ObservationLayout:

@@ -1,0 +1,246 @@
+"""Trained models as numpy-only policies: the ``.npz`` model file format.
+
+A model file holds the weights of a multilayer perceptron (the actor of an SB3
+``MaskablePPO`` policy) and a JSON header with everything needed to refuse misuse:
+
+==================  ==========================================================
+``format``          ``"schnauz_env-mlp"`` and ``format_version``
+``game``            ``"schnauz"``, ``"scat"`` or ``"thirteen"``
+``rules``           the rules config it was trained under (table size excluded)
+``table_sizes``     the table sizes it was trained at
+``obs_version``     the observation layout version, and ``obs_size``
+``num_actions``     the size of the action space
+``activation``      ``"tanh"`` or ``"relu"``
+``layers``          the number of hidden layers
+==================  ==========================================================
+
+Loading a model for other rules, another game, another observation layout or size,
+or a file that is not a model (or is damaged) raises ``ValueError`` saying which.
+Playing needs numpy only; exporting from SB3 needs the ``train`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from policies.base import Policy
+from schnauz_env.games import game_module
+
+FORMAT = "schnauz_env-mlp"
+FORMAT_VERSION = 1
+#: Rules fields that do not change what a model sees or should do.
+_NEUTRAL_FIELDS = {"num_players", "first_dealer", "max_turns", "episode"}
+
+
+def obs_version(game: str) -> int:
+    module = game_module(game)
+    return int(getattr(module, "OBS_VERSION", getattr(module.observation, "OBS_VERSION", 1)))
+
+
+def rules_of(config: Any) -> dict[str, Any]:
+    """The rules of ``config`` that a model depends on (table size and guards excluded)."""
+    return {
+        f.name: getattr(config, f.name) for f in fields(config) if f.name not in _NEUTRAL_FIELDS
+    }
+
+
+class MLPPolicy(Policy):
+    """A masked MLP policy from a model file: argmax (or sampling) over legal actions."""
+
+    name = "model"
+
+    def __init__(
+        self,
+        weights: list[tuple[np.ndarray, np.ndarray]],
+        meta: dict[str, Any],
+        config: Any,
+        seed: int | None = None,
+        deterministic: bool = True,
+    ) -> None:
+        super().__init__(config, seed)
+        self.weights = weights
+        self.meta = meta
+        self.game = meta["game"]
+        self.name = meta.get("name", "model")
+        self.deterministic = deterministic
+        self._act_fn = np.tanh if meta["activation"] == "tanh" else (lambda x: np.maximum(x, 0.0))
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        h = np.asarray(observations, dtype=np.float32)
+        for w, b in self.weights[:-1]:
+            h = self._act_fn(h @ w + b)
+        w, b = self.weights[-1]
+        return h @ w + b
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        logits = self.logits(observations).astype(np.float64)
+        logits = np.where(np.asarray(action_masks, dtype=bool), logits, -np.inf)
+        if self.deterministic:
+            return logits.argmax(axis=-1)
+        z = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        p = z / z.sum(axis=-1, keepdims=True)
+        u = self.rng.random((len(p), 1))
+        return (p.cumsum(axis=-1) < u).sum(axis=-1).clip(max=p.shape[-1] - 1)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.act_batch(observation[None], action_mask[None])[0])
+
+
+def save_model(
+    path: str | Path,
+    weights: list[tuple[np.ndarray, np.ndarray]],
+    game: str,
+    config: Any,
+    table_sizes: list[int],
+    activation: str,
+    obs_size: int,
+    num_actions: int,
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Write a model file (see the module docstring); returns its path."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_suffix(".npz")
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game,
+        "rules": rules_of(config),
+        "table_sizes": [int(n) for n in table_sizes],
+        "obs_version": obs_version(game),
+        "obs_size": int(obs_size),
+        "num_actions": int(num_actions),
+        "activation": activation,
+        "layers": len(weights) - 1,
+        **(extra or {}),
+    }
+    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
+    for i, (w, b) in enumerate(weights):
+        arrays[f"w{i}"] = np.asarray(w, dtype=np.float32)
+        arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+    return path
+
+
+def read_model(path: str | Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    """Read a model file's weights and header; ``ValueError`` if it is not a valid one."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"model file {str(path)!r} does not exist")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            layers = int(meta["layers"])
+            weights = [(data[f"w{i}"], data[f"b{i}"]) for i in range(layers + 1)]
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        zipfile.BadZipFile,
+        json.JSONDecodeError,
+        EOFError,
+    ) as err:
+        raise ValueError(
+            f"{str(path)!r} is not a readable schnauz_env model file (corrupt or another format): {err}"
+        ) from err
+    if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
+        raise ValueError(
+            f"{str(path)!r} is not a {FORMAT} v{FORMAT_VERSION} model file "
+            f"(format {meta.get('format')!r} v{meta.get('format_version')!r})"
+        )
+    prev = meta["obs_size"]
+    for i, (w, b) in enumerate(weights):
+        if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != prev:
+            raise ValueError(f"{str(path)!r} is damaged: layer {i} has shapes {w.shape}, {b.shape}")
+        prev = w.shape[1]
+    if prev != meta["num_actions"]:
+        raise ValueError(f"{str(path)!r} is damaged: output size {prev} != {meta['num_actions']}")
+    return weights, meta
+
+
+def check_compatible(meta: dict[str, Any], game: str, config: Any, path: str = "model") -> None:
+    """Raise ``ValueError`` if a model with header ``meta`` cannot play ``game`` under ``config``."""
+    if meta["game"] != game:
+        raise ValueError(f"{path} was trained for {meta['game']!r}, not {game!r}")
+    if meta["obs_version"] != obs_version(game):
+        raise ValueError(
+            f"{path} expects observation layout v{meta['obs_version']}, this package has "
+            f"v{obs_version(game)}; retrain or use a matching package version"
+        )
+    want = rules_of(config)
+    diff = {k: (meta["rules"].get(k), v) for k, v in want.items() if meta["rules"].get(k) != v}
+    if diff:
+        listed = ", ".join(f"{k}: model {a!r} vs table {b!r}" for k, (a, b) in diff.items())
+        raise ValueError(f"{path} was trained under other rules ({listed})")
+    env_size = game_module(game).ObservationEncoder(config).size
+    if env_size != meta["obs_size"]:
+        raise ValueError(f"{path} expects observations of size {meta['obs_size']}, got {env_size}")
+
+
+def load_model_policy(
+    path: str | Path,
+    game: str = "schnauz",
+    config: Any = None,
+    seed: int | None = None,
+    deterministic: bool = True,
+) -> MLPPolicy:
+    """A policy from a ``.npz`` model file, checked against ``game`` and ``config``.
+
+    ``config=None`` uses the rules stored in the file (at its first table size).
+    """
+    weights, meta = read_model(path)
+    if config is None:
+        config = game_module(game).Config(
+            num_players=meta["table_sizes"][0],
+            **{k: v for k, v in meta["rules"].items()},
+        )
+    check_compatible(meta, game, config, path=repr(str(path)))
+    meta.setdefault("name", Path(path).stem)
+    return MLPPolicy(weights, meta, config, seed=seed, deterministic=deterministic)
+
+
+def export_sb3(
+    model: Any,
+    path: str | Path,
+    game: str,
+    config: Any,
+    table_sizes: list[int],
+    extra: dict[str, Any] | None = None,
+) -> Path:
+    """Export the actor of an SB3 / sb3-contrib policy (MLP) to a numpy model file."""
+    import torch
+
+    policy = model.policy
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    linears.append(policy.action_net)
+    weights = [
+        (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
+        for m in linears
+    ]
+    act = policy.activation_fn
+    name = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}.get(act)
+    if name is None:
+        raise ValueError(f"cannot export activation {act.__name__}; use Tanh or ReLU")
+    if getattr(policy, "share_features_extractor", True) is False or not isinstance(
+        policy.features_extractor,
+        __import__("stable_baselines3").common.torch_layers.FlattenExtractor,
+    ):
+        raise ValueError("only MLP policies on flat observations can be exported")
+    return save_model(
+        path,
+        weights,
+        game,
+        config,
+        table_sizes,
+        name,
+        obs_size=weights[0][0].shape[0],
+        num_actions=weights[-1][0].shape[1],
+        extra=extra,
+    )

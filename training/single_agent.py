@@ -1,0 +1,250 @@
+"""A Gymnasium single-agent view of a game: the learner owns one seat, a pool plays the rest.
+
+    from training.single_agent import SingleAgentEnv
+    env = SingleAgentEnv(game="schnauz", table_sizes=(3, 4, 5), opponents=["greedy", "expert"])
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
+
+* Each episode samples a table size from ``table_sizes``, the learner's seat (or uses
+  ``seat``), and an opponent for every other seat from the pool (uniformly, or by
+  ``weights``). Opponents are policy names (``"random"``, ``"greedy"``, …), model
+  file paths, :class:`policies.Policy` objects, or callables ``(obs, mask) -> action``.
+* The environment underneath is the game's AEC ``raw_env``; the other seats' moves
+  are played inside :meth:`step` until the learner is to act again or its episode
+  ends. The reward is the learner's own: the sum of what the AEC env paid the
+  learner's agent over those steps, so the episode return is the learner's return
+  (its final place's value in a whole game).
+* The episode ends (``terminated``) when the learner's own game ends: it went out,
+  or the game (or single round) is over.
+* :meth:`action_masks` gives the legal actions, as sb3-contrib's MaskablePPO expects.
+  An illegal action ends the learner's episode with reward −1 (PettingZoo's
+  ``TerminateIllegalWrapper`` convention; ``info["illegal_action"]`` names it), or
+  with ``illegal_action="raise"`` raises ``ValueError`` naming the legal actions.
+* The observation is the flat vector of the AEC observation (``Box``), the same for
+  every table size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from policies.base import Policy, make_policy
+from schnauz_env.games import env_module, game_module
+
+Opponent = str | Policy | Callable[[np.ndarray, np.ndarray], int]
+
+
+class SingleAgentEnv(gym.Env):
+    """One learner seat against a pool of opponents (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str = "schnauz",
+        rules: dict[str, Any] | None = None,
+        table_sizes: Sequence[int] = (4,),
+        opponents: Sequence[Opponent] = ("random",),
+        weights: Sequence[float] | None = None,
+        seat: int | None = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+    ) -> None:
+        super().__init__()
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.game = game
+        module = game_module(game)
+        rules = dict(rules or {})
+        if "num_players" in rules:
+            raise ValueError("give table sizes with table_sizes=..., not rules['num_players']")
+        if not table_sizes:
+            raise ValueError("table_sizes must name at least one table size")
+        self.table_sizes = tuple(int(n) for n in table_sizes)
+        self._raw = {}
+        raw_env = env_module(game).raw_env
+        for n in self.table_sizes:
+            self._raw[n] = raw_env(num_players=n, **rules)  # validates every option
+        first = self._raw[self.table_sizes[0]]
+        self.rules = {f.name: getattr(first.config, f.name) for f in fields(module.Config)}
+        del self.rules["num_players"]
+        sizes = {e.encoder.size for e in self._raw.values()}
+        if len(sizes) != 1:
+            raise ValueError(f"table sizes {self.table_sizes} give different observation sizes")
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (sizes.pop(),), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(first.num_actions)
+        if seat is not None and not all(0 <= seat < n for n in self.table_sizes):
+            raise ValueError(f"seat {seat} does not exist at every table size {self.table_sizes}")
+        self.seat = seat
+        if not opponents:
+            raise ValueError("the opponent pool is empty")
+        self._pool: list[Opponent] = list(opponents)
+        self._weights = None if weights is None else list(weights)
+        self._check_weights()
+        self.render_mode = render_mode
+        self._np_random_seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._policies: dict[tuple[int, int], Callable[[np.ndarray, np.ndarray], int]] = {}
+        self.env: Any = None
+        self.learner: str = ""
+        self.opponent_names: list[str] = []
+        self._obs: dict[str, np.ndarray] | None = None
+        self._pending = 0.0
+
+    # ------------------------------------------------------------ the pool
+    def _check_weights(self) -> None:
+        if self._weights is not None and (
+            len(self._weights) != len(self._pool)
+            or min(self._weights) < 0
+            or sum(self._weights) <= 0
+        ):
+            raise ValueError("weights must be one non-negative number per opponent, not all zero")
+
+    def add_opponent(self, opponent: Opponent, weight: float | None = None) -> None:
+        """Add an opponent to the pool (e.g. a frozen snapshot of the learner)."""
+        self._pool.append(opponent)
+        if self._weights is not None:
+            self._weights.append(1.0 if weight is None else weight)
+        elif weight is not None:
+            self._weights = [1.0] * (len(self._pool) - 1) + [weight]
+        self._check_weights()
+
+    def set_pool(
+        self, opponents: Sequence[Opponent], weights: Sequence[float] | None = None
+    ) -> None:
+        self._pool = list(opponents)
+        self._weights = None if weights is None else list(weights)
+        self._check_weights()
+        self._policies.clear()
+
+    def _player(self, index: int, n: int) -> Callable[[np.ndarray, np.ndarray], int]:
+        key = (index, n)
+        if key not in self._policies:
+            opp = self._pool[index]
+            if isinstance(opp, str):
+                opp = make_policy(
+                    opp,
+                    game=self.game,
+                    config=self._raw[n].config,
+                    seed=int(self._rng.integers(2**31)),
+                )
+            self._policies[key] = opp.act if isinstance(opp, Policy) else opp
+        return self._policies[key]
+
+    @staticmethod
+    def _name(opp: Opponent) -> str:
+        if isinstance(opp, str):
+            return opp
+        return getattr(opp, "name", type(opp).__name__)
+
+    # ------------------------------------------------------------- gym API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        options = dict(options or {})
+        rng = self._rng
+        n = int(
+            options.pop("num_players", self.table_sizes[int(rng.integers(len(self.table_sizes)))])
+        )
+        if n not in self._raw:
+            raise ValueError(f"num_players {n} is not one of the table sizes {self.table_sizes}")
+        seat = options.pop("seat", self.seat)
+        if seat is None:
+            seat = int(rng.integers(n))
+        p = None
+        if self._weights is not None:
+            w = np.asarray(self._weights, dtype=float)
+            p = w / w.sum()
+        picks = rng.choice(len(self._pool), size=n, p=p)
+        self._seat_players = {s: self._player(int(picks[s]), n) for s in range(n) if s != seat}
+        for s, play in self._seat_players.items():
+            # Reseed the policies from this episode's stream, so a reset seed fixes the episode.
+            owner = getattr(play, "__self__", None)
+            if isinstance(owner, Policy):
+                owner.reset(seed=int(rng.integers(2**63)) + s)
+        self.opponent_names = [
+            "learner" if s == seat else self._name(self._pool[int(picks[s])]) for s in range(n)
+        ]
+        self.env = env = self._raw[n]
+        self.learner = env.possible_agents[seat]
+        for _ in range(1000):
+            env.reset(seed=int(rng.integers(2**63)), options=options or None)
+            # Rewards paid before the learner's first decision (a showdown right after
+            # the deal) are carried into its first step's reward.
+            self._pending, done = self._advance()
+            if not done:
+                break
+            # The learner's game ended before it could act (e.g. Fire dealt in a
+            # single-round episode): such a deal has no decision to learn, redeal.
+            if options:
+                raise ValueError("the stacked deal ends the learner's episode before it acts")
+        return self._obs["observation"], self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        env = self.env
+        if env is None or self._obs is None:
+            raise RuntimeError("call reset() before step()")
+        if env.agent_selection != self.learner or env.terminations.get(self.learner, True):
+            raise RuntimeError("the learner's episode is over; call reset()")
+        if not self._obs["action_mask"][int(action)] and self.illegal_action == "lose":
+            # PettingZoo's convention (TerminateIllegalWrapper): the offender's game ends at -1.
+            info = self._info()
+            info["illegal_action"] = int(action)
+            self._obs = {
+                "observation": self._obs["observation"],
+                "action_mask": 0 * self._obs["action_mask"],
+            }
+            self.env.terminations[self.learner] = True
+            return self._obs["observation"], -1.0, True, False, info
+        env.step(int(action))  # raw_env raises ValueError on an illegal action
+        reward = env.rewards.get(self.learner, 0.0) + self._pending
+        self._pending = 0.0
+        more, done = self._advance()
+        return self._obs["observation"], float(reward + more), done, False, self._info()
+
+    def _advance(self) -> tuple[float, bool]:
+        """Play the other seats until the learner is to act or its episode is over."""
+        env = self.env
+        learner = self.learner
+        reward = 0.0
+        while True:
+            if learner not in env.agents or env.terminations[learner]:
+                self._obs = env.observe(learner)
+                return reward, True
+            agent = env.agent_selection
+            if agent == learner:
+                self._obs = env.observe(learner)
+                return reward, False
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            obs = env.observe(agent)
+            seat = env.agent_name_mapping[agent]
+            env.step(int(self._seat_players[seat](obs["observation"], obs["action_mask"])))
+            reward += env.rewards.get(learner, 0.0)
+
+    def _info(self) -> dict[str, Any]:
+        info = self.env.info_for()  # fresh objects: callers may keep or change them
+        info["table_size"] = len(self.env.possible_agents)
+        info["seat"] = self.env.agent_name_mapping[self.learner]
+        info["players"] = list(self.opponent_names)
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (bool), for sb3-contrib's MaskablePPO."""
+        return self._obs["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        if self.env is None:
+            return None
+        return type(self.env).render_state(self.env.game)

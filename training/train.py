@@ -1,0 +1,275 @@
+"""Train a Schnauz (or Scat / Thirteen) agent with sb3-contrib's MaskablePPO.
+
+    pip install -e ".[train]"
+    python -m training.train --total-steps 2000000 --table-sizes 4 \
+        --opponents greedy expert --self-play-every 200000 --run-name schnauz4
+
+Reads top to bottom (CleanRL style): the settings are the :class:`Args` dataclass
+(each field's docstring is its ``--help``); every generator is seeded; the run
+directory ``runs/<run-name>`` receives TensorBoard logs, checkpoints (SB3 ``.zip``
+and a numpy-only ``.npz`` export that plays without torch), the evaluation history
+(``eval.csv``) and a learning-curve PNG. The final model is exported to
+``runs/<run-name>/model.npz``.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+
+@dataclass
+class Args:
+    game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
+    """the game to train"""
+    rules: tuple[str, ...] = ()
+    """rule options as key=value (e.g. deck=A9 lives=2 ties=share); the table size comes from --table-sizes"""
+    table_sizes: tuple[int, ...] = (4,)
+    """table sizes to sample per episode"""
+    total_steps: int = 1_000_000
+    """learner decisions (environment steps) to train for"""
+    opponents: tuple[str, ...] = ("random", "greedy", "expert")
+    """the opponent pool: policy names or model files"""
+    opponent_weights: tuple[float, ...] = ()
+    """sampling weight per opponent (default: uniform)"""
+    self_play_every: int = 0
+    """add a frozen snapshot of the learner to the pool every this many steps (0: never)"""
+    self_play_keep: int = 3
+    """keep at most this many snapshots in the pool (oldest dropped)"""
+    seed: int = 0
+    """seed of the environments, the opponents and torch"""
+    num_envs: int = 8
+    """parallel environments"""
+    vec_env: Literal["dummy", "subproc"] = "dummy"
+    """how the environments run: in this process, or one process each"""
+    n_steps: int = 256
+    """PPO rollout length per environment"""
+    batch_size: int = 512
+    """PPO minibatch size"""
+    n_epochs: int = 5
+    """PPO epochs per rollout"""
+    learning_rate: float = 3e-4
+    """Adam learning rate"""
+    gamma: float = 0.997
+    """discount factor"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    net_arch: tuple[int, ...] = (128, 128)
+    """hidden layers of the policy and value networks"""
+    eval_every: int = 100_000
+    """evaluate against the baselines every this many steps (0: only at the end)"""
+    eval_games: int = 200
+    """duplicate games per baseline at each evaluation"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
+    """baselines to evaluate against (the learner against copies of each)"""
+    eval_table_size: int = 4
+    """table size of the evaluations"""
+    run_dir: str = "runs"
+    """parent directory of the run"""
+    run_name: str = ""
+    """run directory name (default: from the settings)"""
+    progress_bar: bool = True
+    """show a progress bar"""
+    device: str = "cpu"
+    """torch device"""
+
+
+def parse_rules(items: tuple[str, ...]) -> dict[str, Any]:
+    """``("deck=A9", "lives=2")`` -> ``{"deck": "A9", "lives": 2}`` (values as Python literals)."""
+    rules: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"rule option {item!r} is not key=value")
+        try:
+            rules[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            rules[key] = value
+    return rules
+
+
+def run_name(args: Args) -> str:
+    return args.run_name or (
+        f"{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
+        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{args.seed}_{int(time.time())}"
+    )
+
+
+def train(args: Args) -> Path:
+    """Train as ``args`` says; returns the run directory."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from policies.models import export_sb3, load_model_policy
+    from schnauz_env.games import game_module
+    from training.single_agent import SingleAgentEnv
+
+    rules = parse_rules(args.rules)
+    weights = list(args.opponent_weights) or None
+    # Validate everything before any work is done.
+    probe = SingleAgentEnv(
+        args.game, rules, args.table_sizes, args.opponents, weights, seed=args.seed
+    )
+    eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
+
+    out = Path(args.run_dir) / run_name(args)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    torch.manual_seed(args.seed)
+
+    def make(i: int):
+        def thunk() -> SingleAgentEnv:
+            return SingleAgentEnv(
+                args.game,
+                rules,
+                args.table_sizes,
+                args.opponents,
+                weights,
+                seed=args.seed * 1000 + i,
+            )
+
+        return thunk
+
+    vec_cls = SubprocVecEnv if args.vec_env == "subproc" else DummyVecEnv
+    venv = vec_cls([make(i) for i in range(args.num_envs)])
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        gamma=args.gamma,
+        gae_lambda=args.gae_lambda,
+        ent_coef=args.ent_coef,
+        policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh},
+        tensorboard_log=str(out / "tb"),
+        seed=args.seed,
+        device=args.device,
+        verbose=0,
+    )
+    table_sizes = list(args.table_sizes)
+    history: list[dict[str, Any]] = []
+
+    def export(path: Path) -> Path:
+        return export_sb3(model, path, args.game, probe._raw[table_sizes[0]].config, table_sizes)
+
+    def evaluate(step: int) -> None:
+        path = export(out / "checkpoints" / f"step_{step}.npz")
+        model.save(out / "checkpoints" / f"step_{step}.zip")
+        row: dict[str, Any] = {"step": step}
+        for opp in args.eval_opponents:
+            res = evaluate_against(
+                path, opp, args.game, eval_config, args.eval_games, args.seed + 7
+            )
+            row[f"win_{opp}"] = res["win_rate"]
+            row[f"win_{opp}_lo"] = res["low"]
+            row[f"win_{opp}_hi"] = res["high"]
+            model.logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
+        history.append(row)
+        with open(out / "eval.csv", "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(history[-1]))
+            writer.writeheader()
+            writer.writerows(history)
+        print("eval", {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+
+    class Schedule(BaseCallback):
+        """Evaluation and self-play snapshots at fixed step intervals."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval = args.eval_every or None
+            self.next_snap = args.self_play_every or None
+            self.snapshots: list[str] = []
+
+        def _on_step(self) -> bool:
+            t = self.num_timesteps
+            if self.next_eval is not None and t >= self.next_eval:
+                self.next_eval += args.eval_every
+                evaluate(t)
+            if self.next_snap is not None and t >= self.next_snap:
+                self.next_snap += args.self_play_every
+                snap = export(out / "snapshots" / f"snap_{t}.npz")
+                self.snapshots = [*self.snapshots, str(snap)][-args.self_play_keep :]
+                pool = list(args.opponents) + self.snapshots
+                venv.env_method("set_pool", pool, None)
+            return True
+
+    model.learn(args.total_steps, callback=Schedule(), progress_bar=args.progress_bar)
+    final = export(out / "model.npz")
+    model.save(out / "model.zip")
+    evaluate(model.num_timesteps)
+    plot_learning_curve(out / "eval.csv", out / "learning_curve.png", args.eval_opponents)
+    load_model_policy(final, args.game, eval_config)  # the export must load back
+    print(f"run directory: {out}\nmodel: {final}")
+    venv.close()
+    return out
+
+
+def evaluate_against(
+    model_path: Path, opponent: str, game: str, config: Any, games: int, seed: int
+) -> dict[str, float]:
+    """The model's win rate (with a 95% interval) in duplicate games against copies of ``opponent``."""
+    from policies.evaluate import evaluate_matchup
+
+    return evaluate_matchup(
+        str(model_path), opponent, game=game, config=config, games=games, seed=seed
+    )
+
+
+def plot_learning_curve(csv_path: Path, png_path: Path, opponents: tuple[str, ...]) -> None:
+    """Win rate against each baseline vs training steps, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(csv_path) as fh:
+        rows = list(csv.DictReader(fh))
+    steps = np.array([float(r["step"]) for r in rows])
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for opp in opponents:
+        y = np.array([float(r[f"win_{opp}"]) for r in rows])
+        lo = np.array([float(r[f"win_{opp}_lo"]) for r in rows])
+        hi = np.array([float(r[f"win_{opp}_hi"]) for r in rows])
+        ax.plot(steps, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(steps, lo, hi, alpha=0.2)
+    n = None
+    with contextlib.suppress(OSError, KeyError, ValueError):
+        n = json.loads((csv_path.parent / "args.json").read_text())["eval_table_size"]
+    if n:
+        ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{n}")
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title("Learning curve: win rate against each baseline")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import tyro
+
+    args = tyro.cli(Args, args=argv, description=__doc__.split("\n")[0])
+    try:
+        train(args)
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""The Scat observation: one flat float32 vector, seen from the observer's seat.
+
+Seats are *relative*: position 0 is the observer, position k the k-th player to
+their left (seat ``(me + k) % n``). Every seat block is padded to 7 positions, so
+a network's input size does not depend on the table size. A card's column is its
+index ``rank * 4 + suit`` (``2C 2S 2H 2D 3C … AD``, 52 columns). ``H`` is the hand
+size (3, or 4 in four-card Scat); the hand holds ``H + 1`` cards between a draw
+and the discard.
+
+=====================  ==========  =======================================================
+block                  size        meaning
+=====================  ==========  =======================================================
+``hand``               (H+1)·52    one-hot per hand slot 0..H (slot order = discard action order)
+``discard_top``        52          one-hot: the top card of the discard pile (the one you may draw)
+``discard_pile``       52          every card in the discard pile: 1 − depth/52 (top = 1,
+                                   the card under it 51/52, …; 0 = not in the pile), so
+                                   the whole pile is seen in order
+``known``              6·52        per opponent position 1..6: cards they drew from the
+                                   discard pile and still hold (public knowledge)
+``seats``              7·5         per position 0..6: at this table, still in the game,
+                                   on the bus (0 lives, still in), lives / starting lives,
+                                   buy-ins left / buy-ins (0 without the variant)
+``dealer``             7           one-hot position of the dealer
+``knocker``            7           one-hot position of the knocker (zeros: nobody knocked)
+``to_act``             7           one-hot position of the player to act (zeros: over)
+``phase``              4           one-hot: draw step, discard step, final-turn draw step,
+                                   final-turn discard step
+``stock``              1           cards left in the stock / 52
+=====================  ==========  =======================================================
+
+Total ``(H + 9)·52 + 61``: 685 for Scat, 737 for four-card Scat.
+Nothing else reaches the vector: other players' unknown cards and the stock order
+never do (see ``tests/test_scat_hidden_info.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
+from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
+
+P = MAX_PLAYERS
+SEAT_FEATURES = 5
+NC = 52
+
+
+class ObservationLayout:
+    """Named index ranges of the observation vector for one rules config."""
+
+    def __init__(self, config: ScatConfig) -> None:
+        self.hand_slots = config.hand_size + 1
+        sizes = [
+            ("hand", self.hand_slots * NC),
+            ("discard_top", NC),
+            ("discard_pile", NC),
+            ("known", (P - 1) * NC),
+            ("seats", P * SEAT_FEATURES),
+            ("dealer", P),
+            ("knocker", P),
+            ("to_act", P),
+            ("phase", 4),
+            ("stock", 1),
+        ]
+        self.slices: dict[str, slice] = {}
+        start = 0
+        for name, size in sizes:
+            self.slices[name] = slice(start, start + size)
+            start += size
+        self.size = start
+
+    def __getitem__(self, name: str) -> slice:
+        return self.slices[name]
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(name, start, stop)`` for every block, in order."""
+        return [(k, s.start, s.stop) for k, s in self.slices.items()]
+
+
+class ObservationEncoder:
+    """Builds the observation vector of one seat from a :class:`ScatState`."""
+
+    def __init__(self, config: ScatConfig) -> None:
+        self.config = config
+        self.layout = layout = ObservationLayout(config)
+        self.size = layout.size
+        s = layout.slices
+        self._hand = s["hand"].start
+        self._top = s["discard_top"].start
+        self._pile = s["discard_pile"].start
+        self._known = s["known"].start
+        self._seats = s["seats"].start
+        self._dealer = s["dealer"].start
+        self._knocker = s["knocker"].start
+        self._to_act = s["to_act"].start
+        self._phase = s["phase"].start
+        self._stock = s["stock"].start
+        self._lives_scale = 1.0 / max(config.lives, 1)
+        self._buy_in_scale = 1.0 / config.buy_ins if config.buy_ins else 0.0
+
+    def encode(self, state: ScatState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` as a new float32 vector."""
+        obs = np.zeros(self.size, dtype=np.float32)
+        n = state.n
+        ones: list[int] = []
+        base = self._hand
+        for i, c in enumerate(state.hands[seat]):
+            ones.append(base + i * NC + c)
+        pile = state.pile
+        if pile:
+            ones.append(self._top + pile[-1])
+            depth = len(pile) - 1
+            idx = [self._pile + c for c in pile]
+            obs[idx] = 1.0 - (depth - np.arange(len(pile), dtype=np.float32)) / NC
+        lives, out, used = state.lives, state.out, state.buy_ins_used
+        seats = self._seats
+        buy_ins = self.config.buy_ins
+        for k in range(n):
+            s = (seat + k) % n
+            f = seats + k * SEAT_FEATURES
+            ones.append(f)
+            if not out[s]:
+                ones.append(f + 1)
+                if lives[s] == 0:
+                    ones.append(f + 2)
+                obs[f + 3] = lives[s] * self._lives_scale
+            obs[f + 4] = (buy_ins - used[s]) * self._buy_in_scale
+            if k:
+                base = self._known + (k - 1) * NC
+                ones.extend(base + c for c in state.known[s])
+        ones.append(self._dealer + (state.dealer - seat) % n)
+        if state.knocker is not None:
+            ones.append(self._knocker + (state.knocker - seat) % n)
+        phase = state.phase
+        if phase != OVER:
+            ones.append(self._to_act + (state.current - seat) % n)
+            ones.append(self._phase + (2 if phase == FINAL_TURNS else 0) + (state.step == DISCARD))
+        obs[ones] = 1.0
+        obs[self._stock] = (len(state.deck) - state.pos) / NC
+        return obs

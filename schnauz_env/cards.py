@@ -80,6 +80,9 @@ class Card(int):
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+#: Card codes and symbol forms by card index, for fast formatting.
+CODES: tuple[str, ...] = tuple(c.code for c in ALL_CARDS)
+SYMBOLS: tuple[str, ...] = tuple(c.symbol for c in ALL_CARDS)
 
 
 def make_card(rank: int, suit: int) -> Card:
@@ -122,13 +125,13 @@ def parse_cards(codes: Iterable[str | int] | str) -> list[Card]:
 
 def format_card(card: int, symbols: bool = False) -> str:
     """The code of a card (``"10H"``), or with ``symbols=True`` its symbol form (``"10♥"``)."""
-    c = ALL_CARDS[int(card)]
-    return c.symbol if symbols else c.code
+    return (SYMBOLS if symbols else CODES)[int(card)]
 
 
 def format_cards(cards: Iterable[int], symbols: bool = False, sep: str = " ") -> str:
     """Format several cards, e.g. ``"7C 10H QS"``."""
-    return sep.join(format_card(c, symbols) for c in cards)
+    table = SYMBOLS if symbols else CODES
+    return sep.join([table[int(c)] for c in cards])
 
 
 def deck_of(min_rank: int, max_rank: int = 12) -> tuple[Card, ...]:

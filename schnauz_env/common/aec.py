@@ -90,7 +90,10 @@ class CardGameEnv(AECEnv):
         raise NotImplementedError
 
     def info_for(self) -> dict[str, Any]:
-        """The info shared by every agent after a reset or a result (override to add)."""
+        """A new info dict, as every agent gets after a reset or a result (override to add).
+
+        Each agent gets its own copy of the top-level dict; nested values built once
+        per result (such as the last showdown) are shared between agents."""
         return {}
 
     def round_rewards(self, result: Any) -> dict[int, float]:
@@ -227,4 +230,8 @@ class CardGameEnv(AECEnv):
             self.terminations[names[s]] = True
 
     def _update_infos(self) -> None:
-        self.infos = {a: self.info_for() for a in self.agents}
+        shared = self.info_for()
+        self.infos = {
+            a: {k: (dict(v) if type(v) is dict else v) for k, v in shared.items()}
+            for a in self.agents
+        }

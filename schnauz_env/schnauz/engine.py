@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.cards import format_card, format_cards, validate_deck
+from schnauz_env.cards import CODES, format_card, format_cards, validate_deck
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.hands import FIRE, SCHNAUZ, category_of, hand_key, hand_label
 
@@ -67,14 +67,21 @@ def swap_action(hand_slot: int, table_slot: int) -> int:
     return SWAP_BASE + 3 * hand_slot + table_slot
 
 
-def _mask(*legal: int) -> tuple[bool, ...]:
-    return tuple(a in legal for a in range(NUM_ACTIONS))
-
-
 _SWAPS = tuple(range(SWAP_BASE, SWAP_BASE + 9))
 _LEGAL_DEALER = (KEEP, EXCHANGE)
 _LEGAL_TURN = (*_SWAPS, SWAP_ALL, PASS, KNOCK)
 _LEGAL_TURN_NO_KNOCK = (*_SWAPS, SWAP_ALL, PASS)
+
+
+def _mask_array(legal: tuple[int, ...]) -> np.ndarray:
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[list(legal)] = 1
+    return mask
+
+
+_MASKS = {
+    legal: _mask_array(legal) for legal in ((), _LEGAL_DEALER, _LEGAL_TURN, _LEGAL_TURN_NO_KNOCK)
+}
 
 
 @dataclass
@@ -111,7 +118,7 @@ class RoundResult:
             "round": self.round,
             "reason": self.reason,
             "hands": {
-                s: {"cards": format_cards(c).split(), "label": self.labels[s]}
+                s: {"cards": [CODES[x] for x in c], "label": self.labels[s]}
                 for s, c in self.hands.items()
             },
             "losers": list(self.losers),
@@ -230,10 +237,8 @@ class SchnauzState:
         return ()
 
     def legal_mask(self) -> np.ndarray:
-        """A ``(14,)`` int8 mask: 1 exactly for the legal actions."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[list(self.legal_actions())] = 1
-        return mask
+        """A new ``(14,)`` int8 mask: 1 exactly for the legal actions."""
+        return _MASKS[self.legal_actions()].copy()
 
     def is_legal(self, action: int) -> bool:
         return action in self.legal_actions()

@@ -1,0 +1,94 @@
+"""The Thirteen rules config: every rule option in one frozen, validated object.
+
+Each field documents the RULES.md §3 **[choice]** it makes switchable; the defaults
+are RULES.md's. A config is stored beside every trained model, so a model is never
+used under other rules without notice (compare with ``==`` or :meth:`ThirteenConfig.to_dict`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from schnauz_env.cards import ALL_CARDS, Card
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+HAND_SIZE = 13
+
+
+@dataclass(frozen=True)
+class ThirteenConfig:
+    """Rules of a Thirteen game or match (RULES.md §3). Invalid values raise ``ValueError``."""
+
+    num_players: int = 4
+    """[choice] Players at the table, 2 to 4; each is dealt 13 cards (with fewer than
+    four players the rest of the deck stays face down, unseen, for the whole game)."""
+    episode: str = "game"
+    """``"game"``: an episode is a single game; places are the order in which players
+    go out. ``"match"``: games follow one another until a player has at least
+    ``target_points`` and the top score is not shared; places are by final score."""
+    target_points: int = 10
+    """Points that end a match (RULES.md: 10). Ignored with ``episode="game"``."""
+    opening: str = "include"
+    """[choice] The first game of a match (or a single game) is led by the holder of
+    3♠ — with fewer than four players, of the lowest card dealt if 3♠ is not dealt.
+    ``"include"``: that first play must include the card (RULES.md). ``"free"``: the
+    holder leads any combination."""
+    out_clears_table: bool = False
+    """[choice] When a player plays their last card. ``False`` (RULES.md): the others
+    may still beat that play; once all of them have passed the table clears and the
+    next player to the left of the one who went out (who still has cards) leads.
+    ``True``: the table clears at once and that player leads."""
+    instant_wins: bool = False
+    """[choice] Instant wins (RULES.md: none). ``True``: a player dealt four 2s or a
+    dragon (a card of every rank 3 to A) wins the game on the spot: their only action
+    is to declare it; they take first place (n−1 points) and everyone else shares the
+    remaining places with 0 points. Several such hands: the first in turn order from
+    the leader wins."""
+    max_games: int = 100
+    """[choice] Termination guard for matches: a match that reaches this many games
+    ends with the scores as they stand (tied players share places); reported as
+    ``match_limit_reached`` in the result. Never binds in ordinary play."""
+
+    def __post_init__(self) -> None:
+        def bad(name: str, value: Any, allowed: str) -> ValueError:
+            return ValueError(f"invalid Thirteen option {name}={value!r}: {allowed}")
+
+        def is_int(value: Any) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            raise bad("num_players", self.num_players, "Thirteen is for 2 to 4 players")
+        if self.episode not in ("game", "match"):
+            raise bad("episode", self.episode, "allowed: 'game', 'match'")
+        if not is_int(self.target_points) or self.target_points < 1:
+            raise bad("target_points", self.target_points, "must be a positive integer")
+        if self.opening not in ("include", "free"):
+            raise bad("opening", self.opening, "allowed: 'include', 'free'")
+        for name in ("out_clears_table", "instant_wins"):
+            if not isinstance(getattr(self, name), bool):
+                raise bad(name, getattr(self, name), "must be True or False")
+        if not is_int(self.max_games) or self.max_games < 1:
+            raise bad("max_games", self.max_games, "must be a positive integer")
+
+    @property
+    def deck_cards(self) -> tuple[Card, ...]:
+        """The 52 cards, ordered by card index (``schnauz_env.cards`` order)."""
+        return ALL_CARDS
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ThirteenConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown Thirteen option(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}"
+            )
+        return cls(**data)
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]

@@ -1,0 +1,618 @@
+"""The Thirteen rules engine: a game state and its transitions (RULES.md §3).
+
+No gymnasium or PettingZoo import: the AEC environment, the policies and the
+evaluation harness all drive this one module.
+
+Typical use::
+
+    import numpy as np
+    from schnauz_env.thirteen import ThirteenConfig, new_game
+
+    state = new_game(ThirteenConfig(num_players=4), np.random.default_rng(0))
+    while not state.game_over:
+        state.apply(state.legal_actions()[0])
+
+Actions: one ``Discrete(54)`` table. A play is *built card by card* and then made:
+
+======  =======================================================================
+0..51   select the card of Thirteen strength ``a`` (0 = 3♠, 1 = 3♣, 2 = 3♦, 3 = 3♥,
+        4 = 4♠, …, 51 = 2♥; see :func:`schnauz_env.thirteen.combos.strength`)
+52      play the selected cards
+53      pass (only before selecting a card, and only when there is a play to beat)
+======  =======================================================================
+
+Cards are selected weakest first, so every play has exactly one action sequence:
+its cards in ascending strength, then *play*. The mask is exact: a card is legal
+exactly when the selection plus that card is the beginning of some legal play
+(so a selection can always be completed), *play* exactly when the selection is a
+legal play. The player to act stays the same while selecting. With the
+``instant_wins`` option a player dealt an instant win has the single action 52,
+*declare*.
+
+Why not one action per play: with suit choices there are about 30 million plays
+(a 12-card sequence alone has 4¹² suit choices), so no enumeration is small; and
+an enumeration of shapes (kind, ranks) would need suit choices afterwards anyway.
+Card by card is 54 actions, every choice of suits reachable, the mask computed
+from the same rules that judge a play.
+
+Cards are plain ints (``rank * 4 + suit``, see :mod:`schnauz_env.cards`); hands are
+kept sorted weakest first in Thirteen order.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from schnauz_env.cards import format_card, format_cards, parse_cards, validate_deck
+from schnauz_env.thirteen.combos import (
+    ACE,
+    CARD_OF,
+    STRENGTH,
+    TWO,
+    Combo,
+    classify_strengths,
+    combo_label,
+    plays_strengths,
+    strength,
+)
+from schnauz_env.thirteen.config import HAND_SIZE, ThirteenConfig
+
+NUM_CARD_ACTIONS = 52
+PLAY, PASS = 52, 53
+NUM_ACTIONS = 54
+
+ACTION_NAMES: tuple[str, ...] = (
+    *(f"select {CARD_OF[s].code}" for s in range(NUM_CARD_ACTIONS)),
+    "play",
+    "pass",
+)
+
+#: Phases of a game.
+PLAYING, DECLARE, OVER = 0, 1, 2
+PHASE_NAMES = ("playing", "instant win", "over")
+
+
+def select_action(card: int | str) -> int:
+    """The action that selects ``card`` (an int or a code): its Thirteen strength."""
+    return strength(card)
+
+
+def play_actions(cards: list[int] | list[str] | str) -> list[int]:
+    """The action sequence that plays exactly ``cards``: each card weakest first, then *play*."""
+    parsed = parse_cards(cards) if isinstance(cards, str) else parse_cards(list(cards))
+    return [*sorted(STRENGTH[c] for c in parsed), PLAY]
+
+
+def instant_win_of(hand: list[int]) -> str | None:
+    """``"four 2s"``, ``"dragon"`` (a card of every rank 3..A) or ``None``."""
+    ranks = {STRENGTH[c] >> 2 for c in hand}
+    if len(ranks) >= ACE + 1 and all(r in ranks for r in range(ACE + 1)):
+        return "dragon"
+    if sum(1 for c in hand if STRENGTH[c] >> 2 == TWO) == 4:
+        return "four 2s"
+    return None
+
+
+@dataclass
+class GameResult:
+    """What a player going out, or the end of a game, decided; ``to_dict()`` for logs."""
+
+    game: int
+    """Index of the game in the match (0 for the first)."""
+    reason: str
+    """``"out"`` (a player went out, the game goes on), ``"game_over"`` or ``"instant_win"``."""
+    went_out: int | None
+    finish_order: list[int]
+    """Seats in the order they went out so far (the whole order once the game is over)."""
+    points: dict[int, int] = field(default_factory=dict)
+    """Points of this game per seat (empty until the game is over)."""
+    scores: list[int] = field(default_factory=list)
+    """Match scores after this event."""
+    places: dict[int, float] = field(default_factory=dict)
+    """Final places decided by this event (1 = best; shared places averaged)."""
+    match_over: bool = False
+    match_limit_reached: bool = False
+    instant_win: str | None = None
+    n: int = 4
+
+    @property
+    def seats(self) -> list[int]:
+        return list(range(self.n))
+
+    @property
+    def losers(self) -> list[int]:
+        """The seat that finished last, once the game is over (for tools that want one)."""
+        return [self.finish_order[-1]] if self.reason != "out" and self.finish_order else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "reason": self.reason,
+            "went_out": self.went_out,
+            "finish_order": list(self.finish_order),
+            "points": dict(self.points),
+            "scores": list(self.scores),
+            "places": dict(self.places),
+            "match_over": self.match_over,
+            "match_limit_reached": self.match_limit_reached,
+            "instant_win": self.instant_win,
+        }
+
+
+def _shared_places(values: dict[int, float]) -> dict[int, float]:
+    """Places 1..n by ``values`` (higher is better), equal values sharing the mean place."""
+    order = sorted(values, key=lambda s: -values[s])
+    places: dict[int, float] = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            places[order[k]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return places
+
+
+class ThirteenState:
+    """The full state of a Thirteen game or match (everything, hidden cards included).
+
+    Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
+    Use :func:`new_game` to create one.
+    """
+
+    __slots__ = (
+        "_cands",
+        "_legal",
+        "config",
+        "current",
+        "finish_order",
+        "game",
+        "game_over",
+        "hands",
+        "last_result",
+        "leader",
+        "log",
+        "n",
+        "opening_card",
+        "passed",
+        "pending_decks",
+        "phase",
+        "places",
+        "played",
+        "rng",
+        "scores",
+        "selection",
+        "table",
+        "table_by",
+        "table_combo",
+        "undealt",
+    )
+
+    def __init__(self, config: ThirteenConfig, rng: np.random.Generator) -> None:
+        self.config = config
+        self.n = config.num_players
+        self.rng = rng
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.undealt: list[int] = []
+        self.table: list[int] = []
+        self.table_combo: Combo | None = None
+        self.table_by: int | None = None
+        self.passed = [False] * self.n
+        self.selection: list[int] = []
+        self.played: list[int] = []
+        self.finish_order: list[int] = []
+        self.scores = [0] * self.n
+        self.game = 0
+        self.leader = 0
+        self.current = 0
+        self.phase = OVER
+        self.opening_card: int | None = None
+        self.game_over = False
+        self.places: list[float | None] = [None] * self.n
+        self.pending_decks: list[list[int]] = []
+        self.last_result: GameResult | None = None
+        self.log: list[tuple[int, tuple[int, ...]]] = []
+        self._cands: list[tuple[int, ...]] | None = None
+        self._legal: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def holders(self) -> list[int]:
+        """Seats still holding cards in this game, in seat order."""
+        return [s for s in range(self.n) if self.hands[s]]
+
+    @property
+    def cards_left(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def next_holder(self, seat: int) -> int:
+        """The next seat to the left of ``seat`` that still holds cards."""
+        n, hands = self.n, self.hands
+        s = (seat + 1) % n
+        while not hands[s]:
+            s = (s + 1) % n
+        return s
+
+    def _candidates(self) -> list[tuple[int, ...]]:
+        """The legal plays (strength tuples) that begin with the current selection."""
+        if self._cands is None:
+            hand = [STRENGTH[c] for c in self.hands[self.current]]
+            must = None if self.opening_card is None else STRENGTH[self.opening_card]
+            cands = plays_strengths(hand, self.table_combo, must)
+            for k, c in enumerate(self.selection):
+                s = STRENGTH[c]
+                cands = [p for p in cands if len(p) > k and p[k] == s]
+            self._cands = cands
+        return self._cands
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal actions of the player to act, ascending (empty when the game is over)."""
+        if self._legal is not None:
+            return self._legal
+        if self.phase != PLAYING:
+            self._legal = (PLAY,) if self.phase == DECLARE else ()
+            return self._legal
+        k = len(self.selection)
+        nexts: set[int] = set()
+        complete = False
+        for p in self._candidates():
+            if len(p) > k:
+                nexts.add(p[k])
+            else:
+                complete = True
+        legal = sorted(nexts)
+        if complete:
+            legal.append(PLAY)
+        if k == 0 and self.table_combo is not None:
+            legal.append(PASS)
+        self._legal = tuple(legal)
+        return self._legal
+
+    def legal_mask(self) -> np.ndarray:
+        """A ``(54,)`` int8 mask: 1 exactly for the legal actions."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[list(self.legal_actions())] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def legal_plays(self) -> list[list[int]]:
+        """Every play the player to act may make this turn (cards, weakest first),
+        whatever is selected so far. Empty when the game is over."""
+        if self.phase != PLAYING:
+            return []
+        hand = [STRENGTH[c] for c in self.hands[self.current]]
+        must = None if self.opening_card is None else STRENGTH[self.opening_card]
+        return [[CARD_OF[s] for s in p] for p in plays_strengths(hand, self.table_combo, must)]
+
+    def action_to_string(self, action: int, symbols: bool = False) -> str:
+        """Name ``action`` in this state, e.g. ``"select 7♠"`` or ``"play pair 7♠ 7♥"``."""
+        action = int(action)
+        if not 0 <= action < NUM_ACTIONS:
+            return f"invalid action {action}"
+        if action < NUM_CARD_ACTIONS:
+            return f"select {format_card(CARD_OF[action], symbols)}"
+        if action == PASS:
+            return "pass"
+        if self.phase == DECLARE:
+            return f"declare instant win ({instant_win_of(self.hands[self.current])})"
+        combo = classify_strengths(sorted(STRENGTH[c] for c in self.selection))
+        if combo is None or self.phase == OVER:
+            return "play"
+        return f"play {combo_label(combo)} {format_cards(self.selection, symbols)}"
+
+    # ------------------------------------------------------------- transitions
+    def apply(self, action: int) -> GameResult | None:
+        """Take ``action`` for the player to act; return a result when a player went
+        out or a game ended (``None`` otherwise).
+
+        Raises ``ValueError`` naming the action and the legal ones if it is illegal.
+        """
+        legal = self.legal_actions()
+        if type(action) is not int:
+            action = _as_action(action, legal, self)
+        if action not in legal:
+            self._raise_illegal(action, legal)
+        self._legal = None
+        seat = self.current
+        if self.phase == DECLARE:
+            return self._instant_win(seat)
+        if action < NUM_CARD_ACTIONS:
+            k = len(self.selection)
+            self.selection.append(CARD_OF[action])
+            self._cands = [p for p in self._candidates() if len(p) > k and p[k] == action]
+            return None
+        self._cands = None
+        if action == PASS:
+            self.passed[seat] = True
+            self.log.append((seat, ()))
+            self._advance(seat)
+            return None
+        cards = self.selection
+        self.selection = []
+        chosen = set(cards)
+        hand = self.hands[seat]
+        self.hands[seat] = [c for c in hand if c not in chosen]
+        self.table = list(cards)
+        self.table_combo = classify_strengths([STRENGTH[c] for c in cards])
+        self.table_by = seat
+        self.played.extend(cards)
+        self.opening_card = None
+        self.log.append((seat, tuple(cards)))
+        if self.hands[seat]:
+            self._advance(seat)
+            return None
+        self.finish_order.append(seat)
+        holders = self.holders
+        if len(holders) == 1:
+            self.finish_order.append(holders[0])
+            return self._end_game("game_over", seat)
+        result = GameResult(
+            game=self.game,
+            reason="out",
+            went_out=seat,
+            finish_order=list(self.finish_order),
+            scores=list(self.scores),
+            n=self.n,
+        )
+        if self.config.episode == "game":
+            place = float(len(self.finish_order))
+            self.places[seat] = place
+            result.places = {seat: place}
+        self.last_result = result
+        if self.config.out_clears_table:
+            self._clear(self.next_holder(seat))
+        else:
+            self._advance(seat)
+        return result
+
+    def _advance(self, seat: int) -> None:
+        """After ``seat`` played or passed: clear the table if everyone else has
+        passed, else move to the next player to the left who may still play."""
+        tb = self.table_by
+        hands, passed = self.hands, self.passed
+        if all(passed[s] for s in range(self.n) if hands[s] and s != tb):
+            self._clear(tb if hands[tb] else self.next_holder(tb))
+            return
+        n = self.n
+        s = (seat + 1) % n
+        while not hands[s] or passed[s]:
+            s = (s + 1) % n
+        self.current = s
+
+    def _clear(self, leader: int) -> None:
+        self.table = []
+        self.table_combo = None
+        self.table_by = None
+        self.passed = [False] * self.n
+        self.current = leader
+
+    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
+        if self.game_over or self.phase == OVER:
+            raise ValueError(f"action {action!r} given but the game is over; call reset()")
+        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
+        try:
+            valid = 0 <= int(action) < NUM_ACTIONS
+        except (TypeError, ValueError):
+            valid = False
+        what = "is not legal now" if valid else f"is not an action (0..{NUM_ACTIONS - 1})"
+        sel = format_cards(self.selection) if self.selection else "nothing"
+        table = format_cards(self.table) if self.table else "nothing (leading)"
+        raise ValueError(
+            f"action {action!r} {what} for seat {self.current} (selected: {sel}; to beat: "
+            f"{table}); legal actions: {names}"
+        )
+
+    # ------------------------------------------------------------------ games
+    def _start_game(self, leader: int | None) -> None:
+        cfg = self.config
+        if self.pending_decks:
+            deck = self.pending_decks.pop(0)
+        else:
+            deck = [int(c) for c in self.rng.permutation(52)]
+        n = self.n
+        dealt = deck[: HAND_SIZE * n]
+        key = STRENGTH.__getitem__
+        self.hands = [sorted(dealt[s::n], key=key) for s in range(n)]
+        self.undealt = list(deck[HAND_SIZE * n :])
+        self.opening_card = None
+        if leader is None:  # the first game: the lowest card dealt (3♠ at four players)
+            low = min(dealt, key=key)
+            leader = next(s for s in range(n) if low in self.hands[s])
+            if cfg.opening == "include":
+                self.opening_card = low
+        self.leader = leader
+        self.table = []
+        self.table_combo = None
+        self.table_by = None
+        self.passed = [False] * n
+        self.selection = []
+        self.played = []
+        self.finish_order = []
+        self.log = []
+        self._cands = None
+        self._legal = None
+        self.current = leader
+        self.phase = PLAYING
+        if cfg.instant_wins:
+            for k in range(n):
+                s = (leader + k) % n
+                if instant_win_of(self.hands[s]):
+                    self.phase = DECLARE
+                    self.current = s
+                    break
+
+    def _instant_win(self, seat: int) -> GameResult:
+        kind = instant_win_of(self.hands[seat])
+        self.played.extend(self.hands[seat])
+        self.log.append((seat, tuple(self.hands[seat])))
+        self.hands[seat] = []
+        self.finish_order = [seat]
+        return self._end_game("instant_win", seat, kind)
+
+    def _end_game(self, reason: str, seat: int, instant: str | None = None) -> GameResult:
+        """Score the game that just ended; end the episode or deal the next game."""
+        cfg, n = self.config, self.n
+        order = self.finish_order
+        points = dict.fromkeys(range(n), 0)
+        for i, s in enumerate(order):
+            points[s] = n - 1 - i
+        if instant is not None:
+            points[order[0]] = n - 1
+        for s in range(n):
+            self.scores[s] += points[s]
+        result = GameResult(
+            game=self.game,
+            reason=reason,
+            went_out=seat,
+            finish_order=list(order),
+            points=points,
+            scores=list(self.scores),
+            n=n,
+            instant_win=instant,
+        )
+        self.game += 1
+        decided: dict[int, float] = {}
+        if cfg.episode == "game":
+            if instant is not None:
+                decided = _shared_places({s: float(points[s]) for s in range(n)})
+            else:
+                decided = {s: float(i + 1) for i, s in enumerate(order) if self.places[s] is None}
+            result.match_over = True
+        else:
+            top = max(self.scores)
+            leaders = [s for s in range(n) if self.scores[s] == top]
+            limit = self.game >= cfg.max_games
+            if (top >= cfg.target_points and len(leaders) == 1) or limit:
+                decided = _shared_places({s: float(self.scores[s]) for s in range(n)})
+                result.match_over = True
+                result.match_limit_reached = limit and not (
+                    top >= cfg.target_points and len(leaders) == 1
+                )
+        result.places = decided
+        for s, p in decided.items():
+            self.places[s] = p
+        self.last_result = result
+        if result.match_over:
+            self.phase = OVER
+            self.game_over = True
+            self.selection = []
+            self._legal = None
+            self._cands = None
+            return result
+        self._start_game(leader=order[0])
+        return result
+
+    # -------------------------------------------------------------- copying
+    def clone(self, rng: np.random.Generator | None = None) -> ThirteenState:
+        """A deep copy; the copy gets ``rng`` or a copy of this state's generator."""
+        new = ThirteenState.__new__(ThirteenState)
+        for name in self.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        new.hands = [list(h) for h in self.hands]
+        new.undealt = list(self.undealt)
+        new.table = list(self.table)
+        new.passed = list(self.passed)
+        new.selection = list(self.selection)
+        new.played = list(self.played)
+        new.finish_order = list(self.finish_order)
+        new.scores = list(self.scores)
+        new.places = list(self.places)
+        new.pending_decks = [list(d) for d in self.pending_decks]
+        new.log = list(self.log)
+        new._cands = None if self._cands is None else list(self._cands)
+        return new
+
+    # ------------------------------------------------------ hidden information
+    def unseen_cards(self, seat: int) -> list[int]:
+        """Cards ``seat`` cannot see: the other hands and, with fewer than four players,
+        the undealt cards."""
+        hidden = list(self.undealt)
+        for s in range(self.n):
+            if s != seat:
+                hidden.extend(self.hands[s])
+        return sorted(hidden)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> ThirteenState:
+        """A copy in which every card ``seat`` cannot see is redealt at random, keeping
+        each hand's size (the sampling step of information-set search). The copy uses
+        ``rng`` for everything random from then on."""
+        new = self.clone(rng=rng)
+        pool = self.unseen_cards(seat)
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        k = 0
+        key = STRENGTH.__getitem__
+        for s in range(self.n):
+            if s == seat:
+                continue
+            m = len(self.hands[s])
+            new.hands[s] = sorted(pool[k : k + m], key=key)
+            k += m
+        new.undealt = pool[k:]
+        new.pending_decks = []
+        if new.current != seat:
+            new._cands = None
+            new._legal = None
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"ThirteenState(game={self.game}, phase={PHASE_NAMES[self.phase]!r}, "
+            f"current={self.current}, cards_left={self.cards_left}, scores={self.scores})"
+        )
+
+
+def _as_action(action: Any, legal: tuple[int, ...], state: ThirteenState) -> int:
+    if (
+        isinstance(action, (np.integer, np.ndarray))
+        and np.ndim(action) == 0
+        and np.issubdtype(np.asarray(action).dtype, np.integer)
+    ):
+        return int(action)
+    state._raise_illegal(action, legal)
+    raise AssertionError  # unreachable
+
+
+def new_game(
+    config: ThirteenConfig,
+    rng: np.random.Generator,
+    deck: list[Any] | None = None,
+    decks: list[list[Any]] | None = None,
+    dealer: int | None = None,
+    scores: list[int] | None = None,
+) -> ThirteenState:
+    """Start a game (or match): deal the first game.
+
+    ``rng`` is the only source of randomness: it shuffles once per game. ``deck``
+    stacks the first game (52 card codes, first = top, dealt one at a time from
+    seat 0); ``decks`` stacks several games in turn. ``dealer`` is accepted and
+    ignored (Thirteen has no dealer; RULES.md). ``scores`` sets each seat's starting
+    match points (for puzzles and tests).
+    """
+    del dealer
+    state = ThirteenState(config, rng)
+    n = config.num_players
+    stacked: list[list[int]] = []
+    if deck is not None:
+        stacked.append([int(c) for c in validate_deck(deck, config.deck_cards, "stacked deck")])
+    if decks is not None:
+        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
+            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
+        for k, d in enumerate(decks):
+            stacked.append([int(c) for c in validate_deck(d, config.deck_cards, f"deck {k}")])
+    state.pending_decks = stacked
+    if scores is not None:
+        if len(scores) != n or any(
+            not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in scores
+        ):
+            raise ValueError(f"scores must list {n} integers >= 0 (one per seat), got {scores!r}")
+        state.scores = [int(x) for x in scores]
+    state._start_game(leader=None)
+    return state

@@ -689,9 +689,9 @@ def stack_deck(
     order = sorted(hands, key=lambda s: (s - dealer - 1) % n)
     per_seat = {s: split(hands[s]) for s in order}
     sizes = {len(c) for c in per_seat.values()}
-    if len(sizes) != 1:
+    if len(sizes) > 1:
         raise ValueError(f"every stacked hand needs the same number of cards, got {per_seat}")
-    size = sizes.pop()
+    size = sizes.pop() if sizes else 0
     top = [per_seat[s][k] for k in range(size) for s in order]
     if discard is not None:
         top.append(discard)

@@ -1,0 +1,113 @@
+"""The picture of a Scat table: the stock and the discard pile in the middle, every
+seat's hand, lives as tokens, the dealer, the knocker and the player to act."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from schnauz_env.cards import format_cards
+from schnauz_env.render.table import (
+    BLUE,
+    GREY,
+    HEIGHT,
+    KNOCK,
+    MUTED,
+    TEXT,
+    Canvas,
+    Seat,
+    seat_centres,
+    view_label,
+)
+from schnauz_env.scat.engine import DISCARD, PHASE_NAMES, ScatState
+
+
+def visible_hand(state: ScatState, s: int, seat: int | None) -> list[int | None]:
+    """Seat ``s``'s hand as ``seat`` sees it: the cards it drew from the discard pile
+    first, then backs (their order would tell more than the table knows)."""
+    hand = state.hands[s]
+    if seat is None or s == seat:
+        return list(hand)
+    known = [c for c in hand if c in state.known[s]]
+    return [*known, *([None] * (len(hand) - len(known)))]
+
+
+def result_line(state: ScatState, names: Sequence[str]) -> str:
+    r = state.last_result
+    if r is None:
+        return ""
+    while r.then is not None:  # a deal blitz chained after it is the latest
+        r = r.then
+    parts = []
+    for s, lost in sorted(r.losses.items()):
+        what = "goes out" if s in r.went_out else f"loses {lost} {'life' if lost == 1 else 'lives'}"
+        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s])}, {r.labels[s]})")
+    return f"Last round {r.round + 1} ({r.reason}): " + ("; ".join(parts) or "nobody loses")
+
+
+def draw_state(
+    state: ScatState, seat: int | None = None, names: Sequence[str] | None = None
+) -> np.ndarray:
+    n = state.n
+    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    canvas = Canvas()
+    cfg = state.config
+    variant = "four-card Scat" if cfg.four_card else "Scat"
+    if state.game_over:
+        second = "game over"
+    else:
+        step = "discard" if state.step == DISCARD else "draw"
+        second = f"phase: {PHASE_NAMES[state.phase]} · {step}"
+        if state.knocker is not None:
+            second += f" · {names[state.knocker]} knocked"
+    canvas.header([f"{variant} · round {state.round + 1}", second], view_label(seat))
+
+    centres = seat_centres(n, 0 if seat is None else seat, rx=335, ry=215)
+    bus = state.on_the_bus
+    for s in range(n):
+        badges = []
+        if s == state.dealer and not state.out[s]:
+            badges.append(("dealer", (70, 70, 80)))
+        if s == state.knocker and not state.game_over:
+            badges.append(("knocked", KNOCK))
+        if state.out[s]:
+            status, tokens, color = "out", 0, None
+        elif bus[s]:
+            status, tokens, color = "on the bus", 0, BLUE
+        else:
+            status, tokens, color = "lives", state.lives[s], None
+        canvas.seat(
+            Seat(
+                seat=s,
+                title=names[s] + (" (you)" if s == seat else ""),
+                cards=[] if state.out[s] else visible_hand(state, s, seat),
+                status=status,
+                tokens=tokens,
+                status_color=color,
+                badges=badges,
+                acting=s == state.current and not state.game_over,
+                dim=state.out[s],
+            ),
+            centres[s],
+            width=52 if n > 5 else 56,
+            max_span=230,
+        )
+
+    cx, cy = 480, 318
+    if state.game_over:
+        winner = next((s for s in range(n) if state.places[s] == 1.0), None)
+        text = "Game over" + (f": {names[winner]} wins" if winner is not None else "")
+        canvas.text((cx, cy), text, 26, TEXT, anchor="mm")
+    else:
+        canvas.text((cx - 60, cy - 62), f"stock {state.stock_size}", 15, MUTED, anchor="mm")
+        canvas.cards([None] if state.stock_size else [], (cx - 60, cy), width=64, slots=1)
+        canvas.text((cx + 60, cy - 62), "discard pile", 15, MUTED, anchor="mm")
+        canvas.cards(state.pile[-1:], (cx + 60, cy), width=64, slots=1)
+        if len(state.pile) > 1:
+            below = format_cards(state.pile[-4:-1][::-1])
+            canvas.text((cx + 60, cy + 58), f"below: {below}", 13, MUTED, anchor="mm")
+    line = result_line(state, names)
+    if line:
+        canvas.text((14, HEIGHT - 12), line, 14, GREY if state.game_over else MUTED, anchor="ld")
+    return canvas.array()

@@ -1,0 +1,110 @@
+"""The picture of a Schnauz table: three table cards in the middle, every seat's hand,
+lives as tokens, the dealer, the knocker and the player to act."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from schnauz_env.cards import format_cards
+from schnauz_env.render.table import (
+    BLUE,
+    GREY,
+    HEIGHT,
+    KNOCK,
+    MUTED,
+    TEXT,
+    Canvas,
+    Seat,
+    seat_centres,
+    view_label,
+)
+from schnauz_env.schnauz.engine import DEALER_CHOICE, PHASE_NAMES, SchnauzState
+
+
+def visible_hand(state: SchnauzState, s: int, seat: int | None) -> list[int | None]:
+    """Seat ``s``'s hand as ``seat`` sees it: the cards it is known to hold first, then
+    backs (their order would tell more than the table knows)."""
+    hand = state.hands[s]
+    if seat is None or s == seat:
+        return list(hand)
+    known = [c for c in hand if c in state.known[s]]
+    return [*known, *([None] * (len(hand) - len(known)))]
+
+
+def showdown_line(state: SchnauzState, names: Sequence[str]) -> str:
+    r = state.last_result
+    if r is None:
+        return ""
+    parts = []
+    for s in r.losers:
+        what = "goes out" if s in r.went_out else "loses a life"
+        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s])}, {r.labels[s]})")
+    return f"Last showdown, round {r.round + 1} ({r.reason}): " + "; ".join(parts)
+
+
+def draw_state(
+    state: SchnauzState, seat: int | None = None, names: Sequence[str] | None = None
+) -> np.ndarray:
+    n = state.n
+    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    canvas = Canvas()
+    cfg = state.config
+    phase = "game over" if state.game_over else PHASE_NAMES[state.phase]
+    second = f"phase: {phase}"
+    if state.knocker is not None and not state.game_over:
+        second += f" · {names[state.knocker]} knocked"
+    canvas.header(
+        [f"Schnauz · deck {cfg.deck} · round {state.round + 1}", second], view_label(seat)
+    )
+
+    centres = seat_centres(n, 0 if seat is None else seat)
+    for s in range(n):
+        badges = []
+        if s == state.dealer and not state.out[s]:
+            badges.append(("dealer", (70, 70, 80)))
+        if s == state.knocker and not state.game_over:
+            badges.append(("knocked", KNOCK))
+        if state.out[s]:
+            status, tokens, color = "out", 0, None
+        elif state.lives[s] == 0:
+            status, tokens, color = "swimming", 0, BLUE
+        else:
+            status, tokens, color = "lives", state.lives[s], None
+        title = names[s] + (" (you)" if s == seat else "")
+        canvas.seat(
+            Seat(
+                seat=s,
+                title=title,
+                cards=[] if state.out[s] else visible_hand(state, s, seat),
+                status=status,
+                tokens=tokens,
+                status_color=color,
+                badges=badges,
+                acting=s == state.current and not state.game_over,
+                dim=state.out[s],
+            ),
+            centres[s],
+        )
+
+    cx, cy = 480, 318
+    if state.game_over:
+        winner = next((s for s in range(n) if state.places[s] == 1.0), None)
+        text = "Game over" + (f": {names[winner]} wins" if winner is not None else "")
+        canvas.text((cx, cy), text, 26, TEXT, anchor="mm")
+    else:
+        canvas.text((cx, cy - 62), "table", 15, MUTED, anchor="mm")
+        canvas.cards(state.table, (cx, cy), width=64, max_span=230, slots=3)
+        if state.phase == DEALER_CHOICE:
+            canvas.text(
+                (cx, cy + 58), "the dealer chooses: keep or exchange", 14, MUTED, anchor="mm"
+            )
+        info = f"stock {state.stock_size}"
+        if state.out_of_play:
+            info += f" · out of play {len(state.out_of_play)}"
+        canvas.text((cx, cy + 78), info, 14, MUTED, anchor="mm")
+    line = showdown_line(state, names)
+    if line:
+        canvas.text((14, HEIGHT - 12), line, 14, GREY if state.game_over else MUTED, anchor="ld")
+    return canvas.array()

@@ -11,6 +11,12 @@ The engine state must offer ``current`` (seat to act), ``game_over``, ``n``,
 A result (returned when a round or hand ends) must offer ``places`` (seat -> final
 place decided by it, 1 = best, shared places averaged), ``seats`` (the seats that
 took part) and ``losers`` (for single-round episodes).
+
+Rendering: ``"ansi"`` returns the game's text, ``"human"`` prints it, and
+``"rgb_array"`` (for games whose env sets ``draw_state``, see
+:mod:`schnauz_env.render`) returns a picture of the table as an ``(H, W, 3)`` uint8
+array. ``render_seat`` (a constructor option, or the attribute of the same name)
+chooses whose view is drawn or printed: ``None`` shows every hand.
 """
 
 from __future__ import annotations
@@ -54,20 +60,41 @@ class CardGameEnv(AECEnv):
     reset_options: ClassVar[tuple[str, ...]] = ()
     num_actions: ClassVar[int]
 
-    # Set by the subclass: (config, rng, **reset options) -> state; encoder; renderer.
+    # Set by the subclass: (config, rng, **reset options) -> state; encoder; renderer;
+    # and, for render_mode="rgb_array", (state, seat) -> (H, W, 3) uint8 picture.
     new_game: Callable[..., Any]
-    render_state: Callable[[Any], str]
+    render_state: Callable[..., str]
+    draw_state: Callable[..., np.ndarray] | None = None
 
-    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self, render_mode: str | None = None, render_seat: int | None = None, **options: Any
+    ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        modes = [
+            m
+            for m in self.metadata["render_modes"]
+            if m != "rgb_array" or type(self).draw_state is not None
+        ]
+        if render_mode is not None and render_mode not in modes:
             raise ValueError(
                 f"invalid render_mode {render_mode!r}; allowed: None, "
-                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+                + ", ".join(repr(m) for m in modes)
             )
-        self.config = make_config(self.config_class, options, self.game_name, ("render_mode",))
+        self.config = make_config(
+            self.config_class, options, self.game_name, ("render_mode", "render_seat")
+        )
         self.render_mode = render_mode
         n = self.config.num_players
+        if render_seat is not None and (
+            isinstance(render_seat, bool)
+            or not isinstance(render_seat, (int, np.integer))
+            or not 0 <= render_seat < n
+        ):
+            raise ValueError(
+                f"invalid render_seat {render_seat!r}: None (every hand shown) or a seat 0..{n - 1}"
+            )
+        #: Whose view render() shows: None = every hand open, else that seat's view.
+        self.render_seat = None if render_seat is None else int(render_seat)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.encoder = self.make_encoder(self.config)
@@ -174,14 +201,21 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             warnings.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'",
+                "render() called without a render_mode; pass render_mode='ansi', 'human'"
+                + (" or 'rgb_array'" if type(self).draw_state is not None else ""),
                 stacklevel=2,
             )
             return None
-        text = type(self).render_state(self.game)
+        if self.game is None:
+            raise RuntimeError("render() called before reset(); call reset() first")
+        if self.render_mode == "rgb_array":
+            return type(self).draw_state(self.game, self.render_seat)
+        seat = self.render_seat
+        render = type(self).render_state
+        text = render(self.game) if seat is None else render(self.game, seat)
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -39,8 +39,9 @@ from schnauz_env.thirteen.engine import (
     new_game,
     play_actions,
     select_action,
+    stacked_deck,
 )
-from schnauz_env.thirteen.observation import ObservationEncoder, ObservationLayout
+from schnauz_env.thirteen.observation import OBS_VERSION, ObservationEncoder, ObservationLayout
 
 Config = ThirteenConfig  # the name every game package exports (see schnauz_env.games)
 
@@ -51,6 +52,7 @@ __all__ = [
     "KIND_NAMES",
     "NUM_ACTIONS",
     "NUM_CARD_ACTIONS",
+    "OBS_VERSION",
     "OVER",
     "PAIR",
     "PASS",
@@ -82,5 +84,6 @@ __all__ = [
     "play_actions",
     "select_action",
     "sort_cards",
+    "stacked_deck",
     "strength",
 ]

@@ -224,6 +224,41 @@ def plays_strengths(
     return out
 
 
+def can_beat(hand: Iterable[int], table: Combo) -> bool:
+    """Whether some play from ``hand`` (strengths) beats ``table``; no enumeration,
+    so it is cheap on large card sets (e.g. every card a player has not seen)."""
+    groups = _by_rank(hand)
+    kind, size, top = table
+    top_rank = top >> 2
+    if kind <= QUAD:
+        for r in range(top_rank, 13):
+            g = groups[r]
+            if len(g) >= size and g[-1] > top:
+                return True
+    else:  # a sequence or a double sequence
+        need = 1 if kind == SEQUENCE else 2
+        length = size if kind == SEQUENCE else size // 2
+        if _has_run(groups, length, need, top):
+            return True
+    if top_rank == TWO and kind <= TRIPLE:
+        if kind == SINGLE and any(len(g) == 4 for g in groups):
+            return True
+        return _has_run(groups, 3 + kind, 2, -1)
+    return False
+
+
+def _has_run(groups: list[list[int]], length: int, need: int, top: int) -> bool:
+    """A run of at least ``length`` ranks below the 2s, each with ``need`` cards, whose
+    top rank's best card beats ``top`` (a longer run contains a run of ``length``)."""
+    run = 0
+    for r in range(ACE + 1):
+        g = groups[r]
+        run = run + 1 if len(g) >= need else 0
+        if run >= length and g[-1] > top:
+            return True
+    return False
+
+
 # ------------------------------------------------------------ on card codes
 def _strengths(cards: Iterable[int | str] | str) -> tuple[int, ...]:
     if isinstance(cards, str):

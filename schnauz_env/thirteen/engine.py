@@ -87,6 +87,27 @@ def play_actions(cards: list[int] | list[str] | str) -> list[int]:
     return [*sorted(STRENGTH[c] for c in parsed), PLAY]
 
 
+def stacked_deck(hands: list[str] | tuple[str, ...], rest: str = "") -> list[str]:
+    """A stacked deck (card codes, top first) that deals ``hands[s]`` to seat ``s``.
+
+    RULES.md "Stacked decks": one card at a time, starting with seat 0, until each of
+    the ``len(hands)`` players has 13. Each hand is 13 codes in any order (a string);
+    the cards left over follow, ``rest`` first (in its order) and then by card index.
+    For puzzles and tests: ``reset(options={"deck": stacked_deck([...])})``.
+    """
+    parsed = [parse_cards(h) for h in hands]
+    for s, h in enumerate(parsed):
+        if len(h) != HAND_SIZE:
+            raise ValueError(f"seat {s} needs {HAND_SIZE} cards, got {len(h)}: {hands[s]!r}")
+    top = [int(parsed[s][i]) for i in range(HAND_SIZE) for s in range(len(parsed))]
+    top += [int(c) for c in parse_cards(rest)]
+    if len(set(top)) != len(top):
+        dupes = sorted({c for c in top if top.count(c) > 1})
+        raise ValueError(f"cards stacked twice: {format_cards(dupes)}")
+    used = set(top)
+    return [format_card(c) for c in top] + [format_card(c) for c in range(52) if c not in used]
+
+
 def instant_win_of(hand: list[int]) -> str | None:
     """``"four 2s"``, ``"dragon"`` (a card of every rank 3..A) or ``None``."""
     ranks = {STRENGTH[c] >> 2 for c in hand}

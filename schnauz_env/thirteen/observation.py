@@ -39,6 +39,8 @@ from schnauz_env.thirteen.engine import DECLARE, OVER, ThirteenState
 
 P = MAX_PLAYERS
 SEAT_FEATURES = 3
+#: Bumped whenever the layout changes, so saved models refuse a layout they were not trained on.
+OBS_VERSION = 1
 
 
 class ObservationLayout:

@@ -104,7 +104,7 @@ def test_spaces():
         (dict(knock_in_first_circle="no"), r"knock_in_first_circle='no'.*True or False"),
         (dict(fire_costs_all=1), r"fire_costs_all=1"),
         (dict(colour="red"), r"unknown Schnauz option.*colour.*allowed options:.*num_players"),
-        (dict(render_mode="rgb_array"), r"render_mode 'rgb_array'.*'ansi'"),
+        (dict(render_mode="pixels"), r"render_mode 'pixels'.*'ansi'"),
     ],
 )
 def test_bad_options_raise(options, message):
@@ -170,9 +170,17 @@ def snapshot(env) -> dict:
 @pytest.mark.parametrize(
     ("prefix", "action", "message"),
     [
-        ([], PASS, r"action 12 is not legal now for seat 0.*legal actions: 0 \(keep\), 1 \(exchange\)"),
+        (
+            [],
+            PASS,
+            r"action 12 is not legal now for seat 0.*legal actions: 0 \(keep\), 1 \(exchange\)",
+        ),
         ([], swap_action(0, 0), r"action 2 is not legal.*0 \(keep\), 1 \(exchange\)"),
-        ([KEEP], KEEP, r"action 0 is not legal now for seat 1.*11 \(swap all.*12 \(pass\), 13 \(knock\)"),
+        (
+            [KEEP],
+            KEEP,
+            r"action 0 is not legal now for seat 1.*11 \(swap all.*12 \(pass\), 13 \(knock\)",
+        ),
         ([KEEP], EXCHANGE, r"action 1 is not legal"),
         ([KEEP, KNOCK], KNOCK, r"action 13 is not legal now for seat 2 in phase 'final circle'"),
         ([], 14, r"action 14 is not an action \(0\.\.13\).*0 \(keep\)"),
@@ -309,8 +317,16 @@ def play_random(env, seed: int, action_seed: int, steps: int = 400) -> list:
             break
         obs, reward, term, trunc, info = env.last()
         trace.append(
-            (env.agent_selection, obs["observation"].tolist(), obs["action_mask"].tolist(),
-             reward, term, trunc, repr(info), dict(env.rewards))
+            (
+                env.agent_selection,
+                obs["observation"].tolist(),
+                obs["action_mask"].tolist(),
+                reward,
+                term,
+                trunc,
+                repr(info),
+                dict(env.rewards),
+            )
         )
         if term or trunc:
             env.step(None)
@@ -329,6 +345,18 @@ def test_same_seed_same_actions_same_game(options):
     assert play_random(env, seed=11, action_seed=5) == a
     c = play_random(schnauz_v0.env(**options), seed=12, action_seed=5)
     assert c != a
+
+
+def test_stacked_decks_do_not_outlive_their_reset():
+    env = schnauz_v0.raw_env(num_players=3)
+    env.reset(seed=5, options={"decks": [stack(WEAK), stack(WEAK)], "dealer": 0})
+    assert env.unwrapped.game.hands[1] == cards("7C 8S 9H")
+    env.reset(seed=5)
+    fresh = schnauz_v0.raw_env(num_players=3)
+    fresh.reset(seed=5)
+    assert env.unwrapped.game.hands == fresh.unwrapped.game.hands
+    assert env.unwrapped.game.dealer == fresh.unwrapped.game.dealer
+    assert env.unwrapped.game.pending_decks == []
 
 
 def round_decks(seed: int, policy_seed: int, **rules) -> tuple[int, list[list[int]]]:

@@ -157,7 +157,9 @@ def test_evaluate_hand_is_order_independent(hand):
 
 def test_evaluate_hand_accepts_cards_and_ints():
     cards = parse_cards("7S 8H KH")
-    assert evaluate_hand(cards) == evaluate_hand([int(c) for c in cards]) == evaluate_hand("7S 8H KH")
+    assert (
+        evaluate_hand(cards) == evaluate_hand([int(c) for c in cards]) == evaluate_hand("7S 8H KH")
+    )
 
 
 @pytest.mark.parametrize(
@@ -195,10 +197,10 @@ def reference_rank(hand: list[int]) -> tuple:
         return (2, strength[suits[0]])
     if len(set(ranks)) == 1:
         return (1, pts[0], ranks[0])
-    totals = {s: sum(p for p, t in zip(pts, suits) if t == s) for s in range(4)}
+    totals = {s: sum(p for p, t in zip(pts, suits, strict=True) if t == s) for s in range(4)}
     best = max(totals.values())
     suit = max((s for s in range(4) if totals[s] == best), key=lambda s: strength[s])
-    in_suit = sorted((r for r, s in zip(ranks, suits) if s == suit), reverse=True)
+    in_suit = sorted((r for r, s in zip(ranks, suits, strict=True) if s == suit), reverse=True)
     return (0, best, strength[suit], in_suit)
 
 
@@ -222,7 +224,9 @@ def test_key_is_independent_of_order(hand, rnd):
 @settings(max_examples=600, deadline=None)
 @given(triples, triples)
 def test_key_orders_like_the_rules(a, b):
-    expected = sign((reference_rank(a) > reference_rank(b)) - (reference_rank(a) < reference_rank(b)))
+    expected = sign(
+        (reference_rank(a) > reference_rank(b)) - (reference_rank(a) < reference_rank(b))
+    )
     assert sign(hand_key(a) - hand_key(b)) == expected
 
 

@@ -114,9 +114,11 @@ class EnvTable:
             if self.game.round > before:
                 last = self.game.last_result.to_dict()
                 self.results.append(last)
-                for agent, info in env.infos.items():
+                for info in env.infos.values():
                     assert info["last_showdown"] == last
-                    assert info["lives"] == dict(zip(env.possible_agents, last["lives_after"]))
+                    assert info["lives"] == dict(
+                        zip(env.possible_agents, last["lives_after"], strict=True)
+                    )
                     assert info["round"] == self.game.round
         return last
 
@@ -180,7 +182,7 @@ def test_deal_order_left_of_dealer_ending_with_dealer(table):
     t = table(stacked=deck, dealer=2, num_players=4)
     assert t.game.hands[3] == cards("7C 8C 9C")
     assert t.game.hands[2] == cards("10C JC QS")
-    assert deck[:12] == "7C 8C 9C 7S 8S 9S 7H 8H 9H 10C JC QS".split()
+    assert " ".join(deck[:12]) == "7C 8C 9C 7S 8S 9S 7H 8H 9H 10C JC QS"
     t.play("keep")
     assert t.game.table == cards(" ".join(deck[12:15]))
     assert t.game.current == 3
@@ -245,6 +247,29 @@ def test_exchange_giving_away_schnauz_does_not_end_the_round(table):
     assert t.game.table == cards("AD KD QD") and t.game.phase == TURNS
 
 
+@pytest.mark.parametrize(
+    ("ties", "losers", "lives"), [("break", [0], [2, 3]), ("share", [0, 1], [2, 2])]
+)
+def test_two_schnauz_hands_dealt_are_decided_by_suit(table, ties, losers, lives):
+    t = table(stacked=stack({1: "AC KC QC", 0: "AS KS QS"}, ["7C 8S 9H"]), num_players=2, ties=ties)
+    result = t.play("keep")
+    assert labels(result) == {1: "Schnauz ♣", 0: "Schnauz ♠"}
+    assert sorted(result["losers"]) == losers
+    assert result["lives_after"] == lives
+
+
+def test_fire_and_schnauz_dealt_together(table):
+    t = table(stacked=stack({1: "AD KD QD", 0: "AC AS AH"}, ["7C 8S 9H"]), num_players=2)
+    result = t.play("exchange")  # the dealer gives Fire away: seat 1's Schnauz ends the round
+    assert result["reason"] == "instant"
+    assert labels(result) == {1: "Schnauz ♦", 0: "9 ♥"}  # the dealer took 7C 8S 9H
+    assert result["losers"] == [0] and result["fire_holder"] is None
+    t = table(stacked=stack({1: "AD KD QD", 0: "AC AS AH"}, ["7C 8S 9H"]), num_players=2)
+    result = t.play("keep")
+    assert labels(result) == {1: "Schnauz ♦", 0: "Fire"}
+    assert result["losers"] == [1] and result["fire_holder"] == 0
+
+
 # ------------------------------------------------------------ swaps
 def test_schnauz_after_a_swap(table):
     t = table(stacked=stack({1: "AC KC 7D", 2: "7S 8H 9D", 0: "8D 10S JS"}, ["QC 7H 8C"]))
@@ -284,9 +309,7 @@ def test_swap_all_without_a_strong_hand_continues(table):
 
 # ------------------------------------------------------------ knock
 def test_knock_and_final_circle(table):
-    deck = stack(
-        {1: "AC KC 7D", 2: "7S 8H 9D", 3: "8S 9H 10C", 0: "JD QD 7C"}, ["8C 9C 7H"]
-    )
+    deck = stack({1: "AC KC 7D", 2: "7S 8H 9D", 3: "8S 9H 10C", 0: "JD QD 7C"}, ["8C 9C 7H"])
     t = table(stacked=deck, num_players=4)
     t.play("keep")
     assert t.game.legal_actions()[-1] == KNOCK
@@ -590,7 +613,9 @@ def test_fire_costs_all_eliminating_two_at_once(table):
 )
 def test_ties_share_several_losers(table, ties, losers, lives):
     # seat 1: 9 ♥, seat 2: 9 ♦ (equal points), seat 0: 20 ♦
-    t = table(stacked=stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "KD QD 10S"}, ["JC JS JH"]), ties=ties)
+    t = table(
+        stacked=stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "KD QD 10S"}, ["JC JS JH"]), ties=ties
+    )
     result = t.play("keep", "knock", "pass", "pass")
     assert sorted(result["losers"]) == losers
     assert result["lives_after"] == lives

@@ -42,7 +42,8 @@ rules are RULES.md §3; every **[choice]** there is an option below.
 | `out_clears_table` | `False` | when a player plays their last card: `False` lets the others still beat it, and once all have passed the next player to the left of the one who went out leads; `True` clears the table at once and that player leads |
 | `instant_wins` | `False` | four 2s or a dragon (every rank 3..A) dealt wins the game at once (the holder's only action is to declare it) |
 | `max_games` | 100 | termination guard: a match ends after this many games with the scores as they stand (reported) |
-| `render_mode` | `None` | `"ansi"` (returns the text) or `"human"` (prints it) |
+| `render_mode` | `None` | `"ansi"` (returns the text), `"human"` (prints it) or `"rgb_array"` (returns a picture of the table, `(640, 960, 3)` uint8; needs the `play` extra) |
+| `render_seat` | `None` | whose view `render()` shows: `None` every hand open, or a seat number (that player's hand, the table, the others' card counts); also the attribute `env.unwrapped.render_seat` |
 
 Invalid options raise `ValueError` saying what is allowed.
 
@@ -137,6 +138,7 @@ from typing import Any, ClassVar
 from pettingzoo import AECEnv
 
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
+from schnauz_env.render import draw_state
 from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS, new_game
 from schnauz_env.thirteen.observation import ObservationEncoder
@@ -153,7 +155,7 @@ class raw_env(CardGameEnv):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "thirteen_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -163,6 +165,7 @@ class raw_env(CardGameEnv):
     num_actions = NUM_ACTIONS
     new_game = staticmethod(new_game)
     render_state = staticmethod(render_text)
+    draw_state = staticmethod(draw_state)
 
     config: ThirteenConfig
 

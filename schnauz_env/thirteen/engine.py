@@ -637,3 +637,52 @@ def new_game(
         state.scores = [int(x) for x in scores]
     state._start_game(leader=None)
     return state
+
+
+def new_position(
+    config: ThirteenConfig,
+    hands: list[str] | list[list[Any]],
+    table: str | list[Any] = (),
+    table_by: int | None = None,
+    current: int = 0,
+    passed: list[bool] | None = None,
+    scores: list[int] | None = None,
+) -> ThirteenState:
+    """A position in the middle of a game, for puzzles, tests and analysis.
+
+    ``hands`` lists each seat's cards (any number, codes or ints); ``table`` the play to
+    beat, made by ``table_by``; ``passed`` who has passed on it; ``current`` the seat to
+    act. Every other card counts as played earlier in the game. It is not the first play
+    of a game, so no opening card is required. Raises ``ValueError`` for an impossible
+    position (a card twice, a table that is no combination, a player to act without cards
+    or locked out).
+    """
+    n = config.num_players
+    parsed = [parse_cards(h) if isinstance(h, str) else parse_cards(list(h)) for h in hands]
+    table_cards = parse_cards(table) if isinstance(table, str) else parse_cards(list(table))
+    if len(parsed) != n:
+        raise ValueError(f"a position needs {n} hands, got {len(parsed)}")
+    listed = [int(c) for h in parsed for c in h] + [int(c) for c in table_cards]
+    if len(set(listed)) != len(listed):
+        raise ValueError("a card appears twice in the position")
+    state = ThirteenState(config, np.random.default_rng(0))
+    key = STRENGTH.__getitem__
+    state.hands = [sorted((int(c) for c in h), key=key) for h in parsed]
+    state.table = sorted((int(c) for c in table_cards), key=key)
+    if state.table:
+        state.table_combo = classify_strengths([STRENGTH[c] for c in state.table])
+        if state.table_combo is None or table_by is None or not 0 <= table_by < n:
+            raise ValueError("the table must be a combination with table_by a seat 0..n-1")
+        state.table_by = table_by
+    listed_set = set(listed)
+    state.played = [c for c in range(52) if c not in listed_set] + state.table
+    state.passed = list(passed) if passed is not None else [False] * n
+    if scores is not None:
+        state.scores = [int(x) for x in scores]
+    state.finish_order = [s for s in range(n) if not state.hands[s]]
+    if not state.hands[current] or state.passed[current]:
+        raise ValueError(f"seat {current} cannot be the one to act: no cards or passed")
+    state.current = current
+    state.leader = current
+    state.phase = PLAYING
+    return state

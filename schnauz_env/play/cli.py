@@ -1,0 +1,188 @@
+"""``schnauz play``: sit at the table with the package's agents, in a terminal.
+
+    schnauz play                                      # Schnauz, 4 players, you in seat 0
+    schnauz play --game scat --players 3 --seat 1 --opponents expert greedy
+    schnauz play --game thirteen --speed 0.2
+    schnauz play --rules deck=A9 lives=2 --opponents model expert
+    schnauz play --opponents path/to/model.npz
+
+Opponents: ``model`` (the trained model shipped for the game and rules; the default
+when there is one, else ``expert``), any baseline name (``random``, ``greedy``,
+``expert``, ``ismcts``, ...), or the path of a model file. Give fewer names than
+bot seats and the list repeats. Rules are the game's config options as
+``key=value`` (``true``/``false``, numbers, ``none`` or text).
+
+At the prompt type a move's number or letter; ``?`` shows help, ``q`` quits, and so
+do Ctrl-C and Ctrl-D (end of input), with a one-line goodbye.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import MISSING, fields
+from typing import Any
+
+from schnauz_env.games import GAMES, game_module
+
+SCREENS = {
+    "schnauz": "schnauz_env.play.schnauz:SchnauzScreen",
+    "scat": "schnauz_env.play.scat:ScatScreen",
+    "thirteen": "schnauz_env.play.thirteen:ThirteenScreen",
+}
+
+
+def parse_value(text: str) -> Any:
+    """A rule value from the command line: booleans, ``none``, integers, else text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text.strip()
+
+
+def parse_rules(items: Sequence[str]) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad rule {item!r}: write rules as key=value, e.g. deck=A9")
+        rules[key.strip()] = parse_value(value)
+    return rules
+
+
+def build_config(game: str, players: int | None, rules: dict[str, Any]) -> Any:
+    """The game's rules config for ``players`` seats and ``rules``; ``ValueError`` if invalid."""
+    from schnauz_env.common.options import make_config
+
+    if "num_players" in rules:
+        raise ValueError("set the table size with --players, not as a rule")
+    config_class = game_module(game).Config
+    options = dict(rules)
+    if players is not None:
+        options["num_players"] = players
+    return make_config(config_class, options, game)
+
+
+def _rules_help() -> str:
+    lines = ["rule options (--rules key=value), defaults in brackets:"]
+    for game in GAMES:
+        try:
+            config_class = game_module(game).Config
+        except (ImportError, AttributeError):  # a game still being written
+            continue
+        opts = []
+        for f in fields(config_class):
+            if f.name == "num_players":
+                continue
+            default = f.default if f.default is not MISSING else "?"
+            opts.append(f"{f.name} [{default}]")
+        lines.append(f"  {game}: " + ", ".join(opts))
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="schnauz",
+        description="Card games of schnauz_env in the terminal.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = sub.add_parser(
+        "play",
+        help="play against the package's agents",
+        description="Sit at the table with bots: the trained model, a baseline or a model file.",
+        epilog=_rules_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--game", choices=GAMES, default="schnauz", help="the game (default schnauz)")
+    play.add_argument("--players", type=int, default=None, help="table size (default: the game's)")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
+    play.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="NAME",
+        default=None,
+        help="bots in seat order, repeated to fill the table: 'model', a baseline name "
+        "or a model file (default: the shipped model, else expert)",
+    )
+    play.add_argument(
+        "--rules", nargs="+", metavar="KEY=VALUE", default=[], help="rule options (see below)"
+    )
+    play.add_argument(
+        "--speed",
+        type=float,
+        default=0.6,
+        help="seconds between the bots' moves (default 0.6; 0 = no delay)",
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed of the deal and the bots")
+    play.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen before your turns"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command != "play":
+        parser.print_help()
+        return 2
+    try:
+        from rich.console import Console
+    except ModuleNotFoundError:
+        print('error: schnauz play needs rich: pip install "schnauz_env[play]"', file=sys.stderr)
+        return 2
+    from schnauz_env.play.opponents import make_lineup
+    from schnauz_env.play.session import PlaySession, Quit
+
+    try:
+        if args.speed < 0:
+            raise ValueError(f"--speed must be >= 0 seconds, got {args.speed}")
+        config = build_config(args.game, args.players, parse_rules(args.rules))
+        n = config.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"--seat must be a seat 0..{n - 1} at a table of {n}, got {args.seat}")
+        lineup = make_lineup(args.game, config, args.seat, args.opponents, args.seed)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+    module, _, cls = SCREENS[args.game].partition(":")
+    import importlib
+
+    screen_class = getattr(importlib.import_module(module), cls)
+    names = ["You" if s == args.seat else lineup.names[s] for s in range(config.num_players)]
+    console = Console(highlight=False)
+    session = PlaySession(
+        args.game,
+        config,
+        args.seat,
+        lineup.policies,
+        screen_class(names, args.seat),
+        console,
+        speed=args.speed,
+        seed=args.seed,
+        clear=not args.no_clear,
+        note=lineup.note,
+    )
+    try:
+        return session.run()
+    except (EOFError, Quit):
+        console.print()
+        console.print("Goodbye.")
+        return 0
+    except KeyboardInterrupt:
+        console.print()
+        console.print("Goodbye.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

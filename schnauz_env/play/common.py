@@ -1,0 +1,188 @@
+"""What every game's screen shares: cards as rich text, moves, input parsing, the base screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from schnauz_env.cards import format_card
+
+RED_SUITS = (2, 3)  # ♥ ♦
+
+
+def card_text(card: int | None) -> Text:
+    """One card as a small white tile (``None``: a face-down card)."""
+    if card is None:
+        return Text(" ?? ", style="bold white on blue")
+    color = "red3" if int(card) & 3 in RED_SUITS else "grey0"
+    return Text(f" {format_card(card, symbols=True)} ", style=f"bold {color} on grey93")
+
+
+def cards_text(cards: Iterable[int | None], empty: str = "-") -> Text:
+    """Cards side by side, or ``empty`` when there are none."""
+    parts = [card_text(c) for c in cards]
+    if not parts:
+        return Text(empty, style="dim")
+    return Text(" ").join(parts)
+
+
+def lives_text(lives: int, zero: str) -> Text:
+    """Lives as tokens; ``zero`` names the last chance (``"swimming"``, ``"on the bus"``)."""
+    if lives == 0:
+        return Text(zero, style="bold cyan")
+    return Text("● " * lives, style="yellow").append(f"{lives}", style="dim")
+
+
+class BadInput(ValueError):
+    """What the person typed is not a move; the message says why and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A choice on the menu: typed as one of ``keys``; plays ``actions`` in order."""
+
+    keys: tuple[str, ...]
+    label: Text | str
+    actions: tuple[int, ...]
+    note: Text | str = ""
+
+
+class Screen:
+    """Base of a game's screen: the table, the menu and the results, from one seat.
+
+    Subclasses name the game and implement :meth:`table`, :meth:`moves`,
+    :meth:`results`; :meth:`parse` turns typed text into actions, giving
+    :class:`BadInput` with a helpful message otherwise.
+    """
+
+    game = "card game"
+    #: Letter keys that always mean the same action in this game, for messages about
+    #: a move that exists but is not legal now: key -> (action, name).
+    fixed_keys: dict[str, tuple[int, str]] = {}
+
+    def __init__(self, names: Sequence[str], seat: int) -> None:
+        self.names = list(names)
+        self.seat = seat
+
+    def who(self, seat: int) -> str:
+        """A seat in a sentence: ``"you"`` or ``"expert (seat 2)"``."""
+        return "you" if seat == self.seat else f"{self.names[seat]} (seat {seat})"
+
+    def subject(self, seat: int) -> str:
+        """A seat starting a sentence: ``"You"`` or ``"expert (seat 2)"``."""
+        return "You" if seat == self.seat else self.who(seat)
+
+    # --------------------------------------------------------------- to draw
+    def header(self, state: Any) -> Text:
+        raise NotImplementedError
+
+    def table(self, state: Any) -> RenderableType:
+        raise NotImplementedError
+
+    def moves(self, state: Any) -> list[Move]:
+        raise NotImplementedError
+
+    def results(self, result: Any, state: Any) -> RenderableType:
+        raise NotImplementedError
+
+    def announce(self, state: Any, seat: int, action: int) -> str | None:
+        """What the table sees when ``seat`` plays ``action`` (called before it is applied);
+        ``None`` for steps nobody would notice."""
+        return state.action_to_string(action, symbols=True)
+
+    def is_showdown(self, result: Any) -> bool:
+        """Whether ``result`` deserves a pause (a showdown, a game's end)."""
+        return True
+
+    def is_out(self, state: Any) -> bool:
+        """Whether the person's seat has left the game (the bots play on)."""
+        return bool(state.out[self.seat])
+
+    def final(self, state: Any) -> RenderableType:
+        """The end of the game: every seat's place."""
+        grid = Table(box=None, padding=(0, 1), header_style="dim")
+        for col in ("place", "seat", "player"):
+            grid.add_column(col)
+        order = sorted(range(state.n), key=lambda s: state.places[s] or state.n)
+        for s in order:
+            place = state.places[s]
+            grid.add_row(
+                place_name(place) if place is not None else "-",
+                str(s),
+                Text(self.names[s], style="bold" if s == self.seat else ""),
+            )
+        return grid
+
+    def help_line(self, state: Any) -> str:
+        return "Type the number or key of a move."
+
+    def extra_help(self, state: Any) -> RenderableType | None:
+        """Shown when the person types ``?``."""
+        return None
+
+    def menu(self, state: Any) -> RenderableType:
+        moves = self.moves(state)
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(justify="right", style="bold cyan", no_wrap=True)
+        grid.add_column()
+        grid.add_column(style="dim")
+        for m in moves:
+            keys = " / ".join(m.keys)
+            grid.add_row(keys, m.label, m.note)
+        return Group(Text("Your move:", style="bold"), grid)
+
+    # ---------------------------------------------------------------- input
+    def parse(self, state: Any, text: str) -> tuple[int, ...]:
+        """The actions meant by ``text``; :class:`BadInput` if it names no legal move."""
+        typed = text.strip().lower()
+        moves = self.moves(state)
+        for m in moves:
+            if typed in m.keys:
+                return m.actions
+        numbers = [k for m in moves for k in m.keys if k.isdigit()]
+        allowed = self._allowed(moves)
+        if not typed:
+            raise BadInput(f"Type a move: {allowed}.")
+        if typed.lstrip("-").isdigit():
+            raise BadInput(
+                f"There is no move {typed}; choose "
+                + (f"a number from {numbers[0]} to {numbers[-1]}" if numbers else allowed)
+                + "."
+            )
+        if typed in self.fixed_keys:
+            action, name = self.fixed_keys[typed]
+            why = self.why_not(state, action)
+            raise BadInput(f"You cannot {name} now{f' ({why})' if why else ''}. Choose {allowed}.")
+        raise BadInput(f"{text.strip()!r} is not a move. Choose {allowed}.")
+
+    def why_not(self, state: Any, action: int) -> str:
+        """Why ``action`` (a move of this game) is not legal now, for the message."""
+        return ""
+
+    @staticmethod
+    def _allowed(moves: list[Move]) -> str:
+        numbers = [k for m in moves for k in m.keys if k.isdigit()]
+        letters = [k for m in moves for k in m.keys if not k.isdigit()]
+        parts = []
+        if numbers:
+            parts.append(numbers[0] if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}")
+        parts += letters
+        return ", ".join(parts)
+
+
+def seat_grid() -> Table:
+    """The table of seats every game shows (columns added by the caller)."""
+    return Table(box=None, padding=(0, 1), show_header=True, header_style="dim")
+
+
+def place_name(place: float) -> str:
+    if place != int(place):
+        return f"{place:g} (shared)"
+    p = int(place)
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(p if p < 20 else p % 10, "th")
+    return f"{p}{suffix}"

@@ -1,0 +1,198 @@
+"""`schnauz play` driven through a real pseudo-terminal (pexpect), as a person would.
+
+The bots are small model files written here with random weights, so the games
+exercise the real model-loading path and do not depend on the baselines' speed.
+Every game is played to its end with bad keystrokes on the way; end of input
+and Ctrl-C must leave with a one-line goodbye and never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from policies.models import save_model  # noqa: E402
+from schnauz_env.games import game_module  # noqa: E402
+from schnauz_env.play.cli import build_config  # noqa: E402
+
+PROMPT = r"\n> "
+CONTINUE = r"Press Enter to (continue|watch)"
+GAME_OVER = r"Game over"
+REFUSED = (
+    r"You cannot|is not a move|There is no move|Type a move|does not beat|You do not hold|bad card"
+)
+TIMEOUT = 30
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+def random_model(tmp: Path, game: str, config, seed: int = 0) -> str:
+    """A tiny MLP model file for ``game`` under ``config``, with random weights."""
+    module = game_module(game)
+    obs, n_act = module.ObservationEncoder(config).size, module.NUM_ACTIONS
+    rng = np.random.default_rng(seed)
+    weights = [
+        (rng.normal(size=(obs, 16)).astype(np.float32), np.zeros(16, np.float32)),
+        (rng.normal(size=(16, n_act)).astype(np.float32), np.zeros(n_act, np.float32)),
+    ]
+    path = save_model(
+        tmp / f"{game}_random.npz", weights, game, config, [config.num_players], "tanh", obs, n_act
+    )
+    return str(path)
+
+
+class Screen:
+    """Everything the terminal showed (pexpect's ``logfile_read``), without colour codes."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    def text(self) -> str:
+        return ANSI.sub("", "".join(self.parts))
+
+
+def spawn(*args: str) -> tuple[pexpect.spawn, Screen]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color")
+    for var in ("NO_COLOR", "COLUMNS", "LINES"):
+        env.pop(var, None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "schnauz_env.play.cli", "play", *args],
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 120),
+        env=env,
+    )
+    screen = Screen()
+    child.logfile_read = screen
+    return child, screen
+
+
+def play_to_the_end(child: pexpect.spawn, preferred: str, bad: list[str]) -> None:
+    """Answer every prompt until the game is over: first the ``bad`` keystrokes, then
+    ``preferred`` (a letter such as ``k`` for knock), or move 1 when the screen refused it."""
+    bad = list(bad)
+    refused = False
+    prompts = 0
+    while True:
+        i = child.expect([PROMPT, CONTINUE, GAME_OVER, REFUSED])
+        if i == 1:
+            child.sendline("")
+        elif i == 2:
+            break
+        elif i == 3:
+            refused = True
+        else:
+            prompts += 1
+            assert prompts < 500, "the game did not end"
+            if bad:
+                child.sendline(bad.pop(0))
+            else:
+                child.sendline("1" if refused else preferred)
+                refused = False
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+@pytest.mark.parametrize(
+    "game, players, rules, preferred, not_a_move",
+    [
+        # everyone swimming: two rounds end the game
+        ("schnauz", 3, {"lives": 0}, "k", "'zz' is not a move"),
+        # everyone on the bus
+        ("scat", 3, {"lives": 0}, "k", "'zz' is not a move"),
+        # Thirteen reads card codes: zz is not one
+        ("thirteen", 4, {}, "p", "bad card code 'zz'"),
+    ],
+)
+def test_a_whole_game_against_bots_through_the_terminal(
+    tmp_path, game, players, rules, preferred, not_a_move
+):
+    config = build_config(game, players, rules)
+    model = random_model(tmp_path, game, config)
+    rule_args = ["--rules", *(f"{k}={v}" for k, v in rules.items())] if rules else []
+    child, screen = spawn(
+        *("--game", game, "--players", str(players), "--seat", "1", "--seed", "5"),
+        *("--speed", "0", "--opponents", model, *rule_args),
+    )
+    # bad keystrokes first: a word that is no move, a number out of range, an empty line
+    play_to_the_end(child, preferred, bad=["zz", "99", ""])
+    out = screen.text()
+    assert child.exitstatus == 0, out[-3000:]
+    assert "Traceback" not in out
+    assert not_a_move in out
+    assert "There is no move 99" in out
+    assert "Type a move" in out
+    assert "Your move:" in out and "(seat 0): " in out, "menus and the bots' moves are shown"
+    assert re.search(r"place\s+seat\s+player", out), "the final places are shown"
+    if game == "thirteen":
+        assert "out of cards" in out and re.search(r"Game 1 over", out)
+    else:
+        assert "Showdown" in out and "goes out" in out
+        assert re.search(r"You\s+.*●|lives|swimming|on the bus", out)
+
+
+def test_end_of_input_says_goodbye(tmp_path):
+    config = build_config("schnauz", 3, {})
+    child, screen = spawn(
+        *("--players", "3", "--seed", "1", "--speed", "0"),
+        *("--opponents", random_model(tmp_path, "schnauz", config)),
+    )
+    child.expect(PROMPT)
+    child.sendline("x7")  # something bad first
+    child.expect("is not a move")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    out = screen.text()
+    assert child.exitstatus == 0
+    assert out.rstrip().endswith("Goodbye.")
+    assert "Traceback" not in out
+
+
+def test_ctrl_c_while_the_bots_play_says_goodbye(tmp_path):
+    # seat 1 at a table whose first dealer (seed 2) is another seat: a bot moves first,
+    # and Ctrl-C arrives while the screen waits --speed seconds after its move
+    config = build_config("schnauz", 3, {})
+    state = game_module("schnauz").new_game(config, np.random.default_rng(2))
+    me = (state.dealer + 1) % 3
+    child, screen = spawn(
+        *("--players", "3", "--seat", str(me), "--seed", "2", "--speed", "5"),
+        *("--opponents", random_model(tmp_path, "schnauz", config)),
+    )
+    child.expect(rf"\(seat {state.dealer}\)\S*: \S*(keep|exchange)")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    out = screen.text()
+    assert child.exitstatus == 130
+    assert "Goodbye." in out and "Traceback" not in out
+    assert "Your move:" not in out
+
+
+def test_ctrl_c_at_the_prompt_says_goodbye(tmp_path):
+    config = build_config("scat", 2, {})
+    child, screen = spawn(
+        *("--game", "scat", "--players", "2", "--seed", "3", "--speed", "0"),
+        *("--opponents", random_model(tmp_path, "scat", config)),
+    )
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    out = screen.text()
+    assert child.exitstatus == 130
+    assert out.rstrip().endswith("Goodbye.") and "Traceback" not in out

@@ -1,0 +1,738 @@
+"""Schnauz rules as array kernels: one game per row, numba-compiled when available.
+
+This is the batched twin of :mod:`schnauz_env.schnauz.engine` (the reference) and
+:mod:`schnauz_env.schnauz.observation`. It follows the reference line by line, and
+``tests/test_batched_differential.py`` replays the same seeds and actions through
+both on over 100,000 games, demanding identical masks, rewards, results, ends and
+observations. Hand strengths are not re-implemented: the key table is filled from
+:func:`schnauz_env.schnauz.hands.hand_key`.
+
+State of B games (all rows C-contiguous, one row per game):
+
+==========  ===============  =========================================================
+array       shape / dtype    contents
+==========  ===============  =========================================================
+``gs``      (B, NF) int32    the scalar fields ``F_*`` below, lives and out per seat
+``cards``   (B, CW) int8     hands (6 x 3), table (3), stock, out-of-play; local card
+                             ids ``card - 4 * lowest rank`` (the observation column),
+                             -1 for an empty slot
+``known``   (B, 6) int64     per seat: bitmask of the cards it took and still holds
+``fl``      (B, 12) float64  per seat: reward paid so far (the AEC ``_returns``) and
+                             final place (0 = not decided)
+``rng``     (B,) int64       per-game xorshift32 state (the fast path's own shuffles)
+``perms``   (B, K, N) int8   external mode: the permutations a seeded
+                             ``numpy.random.Generator`` would draw, consumed in order
+                             by every round's shuffle and every replay deal
+==========  ===============  =========================================================
+
+``cfg`` is an int64 vector of the rules (``C_*``). Kernels named ``k_*`` loop over
+games; the rest act on one game ``g``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schnauz_env.batched._jit import njit
+
+# --- actions and phases (the reference's values) -------------------------------
+KEEP, EXCHANGE, SWAP_BASE, SWAP_ALL, PASS, KNOCK = 0, 1, 2, 11, 12, 13
+NUM_ACTIONS = 14
+DEALER_CHOICE, TURNS, FINAL_CIRCLE, OVER = 0, 1, 2, 3
+#: Round-end reasons, in the order of :data:`REASONS`.
+R_KNOCK, R_INSTANT, R_SHORT_STOCK, R_TURN_LIMIT = 0, 1, 2, 3
+REASONS = ("knock", "instant", "short_stock", "turn_limit")
+INSTANT_KEY = 2 << 20  # hand keys at or above this are Schnauz or Fire
+
+# --- cfg fields --------------------------------------------------------------------
+C_N, C_NC, C_LIVES, C_KNOCK_FIRST, C_RECYCLE, C_FIRE_ALL, C_MAX_TURNS = 0, 1, 2, 3, 4, 5, 6
+C_ROUND_EP, C_FIRST_DEALER, C_EXTERNAL, C_KEEP_KEY, C_KNOCK_KEY = 7, 8, 9, 10, 11
+NCFG = 12
+
+# --- gs fields ---------------------------------------------------------------------
+F_DEALER, F_CURRENT, F_PHASE, F_KNOCKER, F_PASSES, F_TURNS, F_FINAL_LEFT = 0, 1, 2, 3, 4, 5, 6
+F_ROUND, F_OVER, F_NACTIVE, F_POS, F_STOCK_LEN, F_OOP_LEN, F_PERM_PTR = 7, 8, 9, 10, 11, 12, 13
+F_ERROR, F_REASON, F_LOSERS, F_WENT_OUT = 14, 15, 16, 17
+F_RES_KNOCKER, F_FIRE, F_REPLAYS = 18, 19, 20
+F_LIVES = 24  # 6 seats
+F_OUT = 30  # 6 seats
+NF = 36
+#: Error codes in ``gs[:, F_ERROR]``.
+ERR_ILLEGAL, ERR_NO_DECK = 1, 2
+
+# --- cards layout ------------------------------------------------------------------
+O_HANDS, O_TABLE, O_STOCK, O_OOP = 0, 18, 21, 61
+CW = 104
+MAXP = 6
+
+# --- fl layout ---------------------------------------------------------------------
+L_RET, L_PLACE = 0, 6
+
+# --- observation layout (ObservationLayout's blocks for deck size nc) ----------------
+SEAT_FEATURES = 4
+
+
+# ------------------------------------------------------------------ small helpers
+@njit
+def rand32(rng, g):
+    """Next xorshift32 value (1 .. 2**32 - 1) of game ``g``'s generator."""
+    x = rng[g]
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    rng[g] = x
+    return x
+
+
+@njit
+def rand_below(rng, g, k):
+    """A uniform integer in ``0 .. k - 1`` (multiply-shift; k is tiny)."""
+    return (rand32(rng, g) * k) >> 32
+
+
+@njit
+def next_active(gs, g, n, seat):
+    s = seat + 1
+    if s >= n:
+        s = 0
+    while gs[g, F_OUT + s]:
+        s += 1
+        if s >= n:
+            s = 0
+    return s
+
+
+@njit
+def sort3(cards, g, off):
+    a = cards[g, off]
+    b = cards[g, off + 1]
+    c = cards[g, off + 2]
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    cards[g, off] = a
+    cards[g, off + 1] = b
+    cards[g, off + 2] = c
+
+
+@njit
+def key3(keys, cards, g, off):
+    """Hand key of the (sorted) three cards at ``cards[g, off:off + 3]``."""
+    return keys[int(cards[g, off]), int(cards[g, off + 1]), int(cards[g, off + 2])]
+
+
+@njit
+def popcount6(mask):
+    k = 0
+    for s in range(MAXP):
+        k += (mask >> s) & 1
+    return k
+
+
+# ------------------------------------------------------------------------ dealing
+@njit
+def draw_perm(cfg, gs, rng, perms, g, buf, row, off):
+    """Write the next shuffled deck of game ``g`` into ``buf[row, off:off + nc]``.
+
+    External mode takes the next stored permutation (what ``rng.permutation(nc)``
+    returned in the reference); otherwise a Fisher-Yates shuffle of the game's own
+    generator.
+    """
+    nc = cfg[C_NC]
+    if cfg[C_EXTERNAL]:
+        ptr = gs[g, F_PERM_PTR]
+        if ptr >= perms.shape[1]:
+            gs[g, F_ERROR] = ERR_NO_DECK
+            ptr = perms.shape[1] - 1
+        for i in range(nc):
+            buf[row, off + i] = perms[g, ptr, i]
+        gs[g, F_PERM_PTR] = ptr + 1
+    else:
+        for i in range(nc):
+            buf[row, off + i] = i
+        for i in range(nc - 1, 0, -1):
+            j = off + rand_below(rng, g, i + 1)
+            t = buf[row, off + i]
+            buf[row, off + i] = buf[row, j]
+            buf[row, j] = t
+
+
+@njit
+def start_round(cfg, gs, cards, known, rng, perms, g):
+    """The reference's ``_start_round``: shuffle, deal three to each, dealer to choose."""
+    n = cfg[C_N]
+    draw_perm(cfg, gs, rng, perms, g, cards, g, O_STOCK)
+    gs[g, F_STOCK_LEN] = cfg[C_NC]
+    dealer = gs[g, F_DEALER]
+    seat = dealer
+    pos = 0
+    for _ in range(gs[g, F_NACTIVE]):
+        seat = next_active(gs, g, n, seat)
+        h = O_HANDS + 3 * seat
+        for i in range(3):
+            cards[g, h + i] = cards[g, O_STOCK + pos + i]
+        sort3(cards, g, h)
+        pos += 3
+    for s in range(n):
+        if gs[g, F_OUT + s]:
+            for i in range(3):
+                cards[g, O_HANDS + 3 * s + i] = -1
+        known[g, s] = 0
+    for i in range(3):
+        cards[g, O_TABLE + i] = -1
+    gs[g, F_POS] = pos
+    gs[g, F_OOP_LEN] = 0
+    gs[g, F_KNOCKER] = -1
+    gs[g, F_PASSES] = 0
+    gs[g, F_TURNS] = 0
+    gs[g, F_FINAL_LEFT] = 0
+    gs[g, F_PHASE] = DEALER_CHOICE
+    gs[g, F_CURRENT] = dealer
+
+
+@njit
+def new_game(cfg, gs, cards, known, fl, rng, perms, g, dealer, lives):
+    """The reference's ``new_game``: everyone in with ``lives`` (or the config's), deal.
+
+    ``dealer`` < 0 means the config's first dealer, or a draw from the game's
+    generator; ``lives`` is a (6,) row, or has a negative first entry for the config's.
+    """
+    n = cfg[C_N]
+    for s in range(MAXP):
+        gs[g, F_LIVES + s] = 0
+        gs[g, F_OUT + s] = 0
+        fl[g, L_RET + s] = 0.0
+        fl[g, L_PLACE + s] = 0.0
+        known[g, s] = 0
+        for i in range(3):
+            cards[g, O_HANDS + 3 * s + i] = -1
+    for s in range(n):
+        gs[g, F_LIVES + s] = lives[s] if lives[0] >= 0 else cfg[C_LIVES]
+    if dealer < 0:
+        dealer = cfg[C_FIRST_DEALER]
+        if dealer < 0:
+            dealer = rand_below(rng, g, n)
+    gs[g, F_DEALER] = dealer
+    gs[g, F_ROUND] = 0
+    gs[g, F_OVER] = 0
+    gs[g, F_NACTIVE] = n
+    gs[g, F_PERM_PTR] = 0
+    gs[g, F_ERROR] = 0
+    gs[g, F_REASON] = -1
+    gs[g, F_LOSERS] = 0
+    gs[g, F_WENT_OUT] = 0
+    gs[g, F_RES_KNOCKER] = -1
+    gs[g, F_FIRE] = -1
+    gs[g, F_REPLAYS] = 0
+    start_round(cfg, gs, cards, known, rng, perms, g)
+
+
+# ---------------------------------------------------------------------- showdown
+@njit
+def replay(cfg, keys, gs, rng, perms, g, seats_mask):
+    """Showdown-only deals among ``seats_mask`` until one hand is strictly lowest."""
+    nc = cfg[C_NC]
+    n = cfg[C_N]
+    buf = np.empty((1, nc), dtype=np.int8)
+    while True:
+        draw_perm(cfg, gs, rng, perms, g, buf, 0, 0)
+        gs[g, F_REPLAYS] += 1
+        low = 1 << 30
+        count = 0
+        lowest = -1
+        k = 0
+        for s in range(n):
+            if (seats_mask >> s) & 1:
+                sort3(buf, 0, 3 * k)
+                key = key3(keys, buf, 0, 3 * k)
+                k += 1
+                if key < low:
+                    low = key
+                    count = 1
+                    lowest = s
+                elif key == low:
+                    count += 1
+        if count == 1 or gs[g, F_ERROR]:
+            return lowest
+
+
+@njit
+def place_value(place, n):
+    return 1.0 - 2.0 * (place - 1.0) / (n - 1)
+
+
+@njit
+def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
+    """The reference's ``_showdown`` plus the AEC env's ``_settle`` (rewards in ``rew[g]``)."""
+    n = cfg[C_N]
+    active = 0
+    m = 0
+    low = 1 << 30
+    fire = -1
+    for s in range(n):
+        if not gs[g, F_OUT + s]:
+            active |= 1 << s
+            m += 1
+            key = key3(keys, cards, g, O_HANDS + 3 * s)
+            if key < low:
+                low = key
+            if fire < 0 and key >= (3 << 20):
+                fire = s
+    losers = 0
+    if cfg[C_FIRE_ALL] and fire >= 0:
+        losers = active & ~(1 << fire)
+    else:
+        for s in range(n):
+            if (active >> s) & 1 and key3(keys, cards, g, O_HANDS + 3 * s) == low:
+                losers |= 1 << s
+    going = 0
+    for s in range(n):
+        if (losers >> s) & 1 and gs[g, F_LIVES + s] == 0:
+            going |= 1 << s
+    if going == active:
+        going = 1 << replay(cfg, keys, gs, rng, perms, g, going)
+        losers = going
+    for s in range(n):
+        if (losers >> s) & 1 and gs[g, F_LIVES + s] > 0:
+            gs[g, F_LIVES + s] -= 1
+    k = popcount6(going)
+    shared = m - (k - 1) / 2.0
+    for s in range(n):
+        if (going >> s) & 1:
+            gs[g, F_OUT + s] = 1
+            fl[g, L_PLACE + s] = shared
+            gs[g, F_NACTIVE] -= 1
+    winner = -1
+    if gs[g, F_NACTIVE] == 1:
+        for s in range(n):
+            if not gs[g, F_OUT + s]:
+                winner = s
+                fl[g, L_PLACE + s] = 1.0
+    gs[g, F_REASON] = reason
+    gs[g, F_LOSERS] = losers
+    gs[g, F_WENT_OUT] = going
+    gs[g, F_RES_KNOCKER] = gs[g, F_KNOCKER]
+    gs[g, F_FIRE] = fire
+    gs[g, F_ROUND] += 1
+    # --- rewards: CardGameEnv._settle / round_rewards, same order of float operations
+    for s in range(n):
+        rew[g, s] = 0.0
+    if cfg[C_ROUND_EP]:
+        nl = popcount6(losers)
+        if 0 < nl < m:
+            gain = nl / (m - nl)
+            for s in range(n):
+                if (active >> s) & 1:
+                    rew[g, s] = -1.0 if (losers >> s) & 1 else gain
+    else:
+        total = 0.0
+        decided = 0
+        for s in range(n):
+            if (going >> s) & 1:
+                d = place_value(shared, n) - fl[g, L_RET + s]
+                rew[g, s] = d
+                total += d
+                decided += 1
+        if winner >= 0:
+            d = place_value(1.0, n) - fl[g, L_RET + winner]
+            rew[g, winner] = d
+            total += d
+            decided += 1
+        playing = gs[g, F_NACTIVE] if winner < 0 else 0
+        if decided > 0 and playing > 0:
+            share = -total / playing
+            for s in range(n):
+                if not gs[g, F_OUT + s]:
+                    rew[g, s] = share
+        for s in range(n):
+            fl[g, L_RET + s] += rew[g, s]
+    if winner >= 0 or cfg[C_ROUND_EP]:
+        gs[g, F_PHASE] = OVER
+        gs[g, F_OVER] = 1
+        return
+    gs[g, F_DEALER] = next_active(gs, g, n, gs[g, F_DEALER])
+    start_round(cfg, gs, cards, known, rng, perms, g)
+
+
+# -------------------------------------------------------------------- transitions
+@njit
+def is_legal(cfg, gs, g, a):
+    phase = gs[g, F_PHASE]
+    if phase == TURNS:
+        if a == KNOCK:
+            return cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE]
+        return SWAP_BASE <= a <= PASS
+    if phase == FINAL_CIRCLE:
+        return SWAP_BASE <= a <= PASS
+    if phase == DEALER_CHOICE:
+        return a <= EXCHANGE  # a is 0..13 here
+    return False
+
+
+@njit
+def apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
+    """The reference's ``apply`` for a legal action ``a``; 1 if it ended a round."""
+    n = cfg[C_N]
+    seat = gs[g, F_CURRENT]
+    h = O_HANDS + 3 * seat
+    if gs[g, F_PHASE] == DEALER_CHOICE:
+        pos = gs[g, F_POS]
+        if a == KEEP:
+            for i in range(3):
+                cards[g, O_TABLE + i] = cards[g, O_STOCK + pos + i]
+            sort3(cards, g, O_TABLE)
+        else:
+            for i in range(3):
+                cards[g, O_TABLE + i] = cards[g, h + i]
+                cards[g, h + i] = cards[g, O_STOCK + pos + i]
+            sort3(cards, g, h)
+        gs[g, F_POS] = pos + 3
+        for s in range(n):
+            if not gs[g, F_OUT + s] and key3(keys, cards, g, O_HANDS + 3 * s) >= INSTANT_KEY:
+                showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
+                return 1
+        gs[g, F_PHASE] = TURNS
+        gs[g, F_CURRENT] = next_active(gs, g, n, seat)
+        return 0
+    if a < SWAP_ALL:
+        i = (a - SWAP_BASE) // 3
+        j = (a - SWAP_BASE) - 3 * i
+        given = cards[g, h + i]
+        taken = cards[g, O_TABLE + j]
+        cards[g, h + i] = taken
+        cards[g, O_TABLE + j] = given
+        sort3(cards, g, h)
+        sort3(cards, g, O_TABLE)
+        known[g, seat] = (known[g, seat] & ~(np.int64(1) << int(given))) | (
+            np.int64(1) << int(taken)
+        )
+        gs[g, F_PASSES] = 0
+        if key3(keys, cards, g, h) >= INSTANT_KEY:
+            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
+            return 1
+    elif a == SWAP_ALL:
+        bits = np.int64(0)
+        for i in range(3):
+            t = cards[g, O_TABLE + i]
+            cards[g, O_TABLE + i] = cards[g, h + i]
+            cards[g, h + i] = t
+            bits |= np.int64(1) << int(t)
+        known[g, seat] = bits
+        gs[g, F_PASSES] = 0
+        if key3(keys, cards, g, h) >= INSTANT_KEY:
+            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
+            return 1
+    elif a == KNOCK:
+        gs[g, F_KNOCKER] = seat
+        gs[g, F_PHASE] = FINAL_CIRCLE
+        gs[g, F_FINAL_LEFT] = gs[g, F_NACTIVE] - 1
+        gs[g, F_PASSES] = 0
+        gs[g, F_TURNS] += 1
+        gs[g, F_CURRENT] = next_active(gs, g, n, seat)
+        return 0
+    elif gs[g, F_PHASE] == TURNS:  # a pass before any knock
+        gs[g, F_PASSES] += 1
+        if gs[g, F_PASSES] == gs[g, F_NACTIVE] and all_passed(
+            cfg, keys, gs, cards, known, fl, rng, perms, rew, g
+        ):
+            return 1
+    gs[g, F_TURNS] += 1
+    if gs[g, F_PHASE] == FINAL_CIRCLE:
+        gs[g, F_FINAL_LEFT] -= 1
+        if gs[g, F_FINAL_LEFT] == 0:
+            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_KNOCK)
+            return 1
+    if gs[g, F_TURNS] >= cfg[C_MAX_TURNS]:
+        showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_TURN_LIMIT)
+        return 1
+    gs[g, F_CURRENT] = next_active(gs, g, n, seat)
+    return 0
+
+
+@njit
+def all_passed(cfg, keys, gs, cards, known, fl, rng, perms, rew, g):
+    """A full circle of passes: refresh the table, or a showdown on a short stock (1)."""
+    gs[g, F_PASSES] = 0
+    pos = gs[g, F_POS]
+    size = gs[g, F_STOCK_LEN] - pos
+    oop = gs[g, F_OOP_LEN]
+    if size < 3 and cfg[C_RECYCLE] and oop > 0:
+        # the out-of-play cards go under the stock, in the order they left
+        for i in range(size):
+            cards[g, O_STOCK + i] = cards[g, O_STOCK + pos + i]
+        for i in range(oop):
+            cards[g, O_STOCK + size + i] = cards[g, O_OOP + i]
+        pos = 0
+        size += oop
+        gs[g, F_POS] = 0
+        gs[g, F_STOCK_LEN] = size
+        gs[g, F_OOP_LEN] = 0
+        oop = 0
+    if size < 3:
+        showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_SHORT_STOCK)
+        return 1
+    for i in range(3):
+        cards[g, O_OOP + oop + i] = cards[g, O_TABLE + i]
+        cards[g, O_TABLE + i] = cards[g, O_STOCK + pos + i]
+    sort3(cards, g, O_TABLE)
+    gs[g, F_OOP_LEN] = oop + 3
+    gs[g, F_POS] = pos + 3
+    return 0
+
+
+# ------------------------------------------------------------ masks and observations
+@njit
+def write_mask(cfg, gs, mask, g):
+    phase = gs[g, F_PHASE]
+    for a in range(NUM_ACTIONS):
+        mask[g, a] = 0
+    if phase == DEALER_CHOICE:
+        mask[g, KEEP] = 1
+        mask[g, EXCHANGE] = 1
+    elif phase == TURNS or phase == FINAL_CIRCLE:  # noqa: SIM109
+        for a in range(SWAP_BASE, PASS + 1):
+            mask[g, a] = 1
+        if phase == TURNS and (cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE]):
+            mask[g, KNOCK] = 1
+
+
+@njit
+def encode(cfg, gs, cards, known, g, seat, obs, row):
+    """``ObservationEncoder.encode(state, seat)`` into ``obs[row]`` (same float32 values)."""
+    n = cfg[C_N]
+    nc = cfg[C_NC]
+    o_table = 3 * nc
+    o_oop = 6 * nc
+    o_known = 7 * nc
+    o_seats = 12 * nc
+    o_dealer = o_seats + MAXP * SEAT_FEATURES
+    o_knocker = o_dealer + MAXP
+    o_to_act = o_knocker + MAXP
+    o_phase = o_to_act + MAXP
+    o_passes = o_phase + 3
+    o_stock = o_passes + MAXP
+    for i in range(o_stock + 1):
+        obs[row, i] = 0.0
+    h = O_HANDS + 3 * seat
+    for i in range(3):
+        c = int(cards[g, h + i])
+        if c >= 0:
+            obs[row, i * nc + c] = 1.0
+        c = int(cards[g, O_TABLE + i])
+        if c >= 0:
+            obs[row, o_table + i * nc + c] = 1.0
+    for i in range(gs[g, F_OOP_LEN]):
+        obs[row, o_oop + int(cards[g, O_OOP + i])] = 1.0
+    scale = 1.0 / max(cfg[C_LIVES], 1)
+    for k in range(n):
+        s = seat + k
+        if s >= n:
+            s -= n
+        f = o_seats + k * SEAT_FEATURES
+        obs[row, f] = 1.0
+        if not gs[g, F_OUT + s]:
+            lives = gs[g, F_LIVES + s]
+            obs[row, f + 1] = 1.0
+            if lives == 0:
+                obs[row, f + 2] = 1.0
+            obs[row, f + 3] = lives * scale
+        if k:
+            # what a seat is known to hold is always part of its hand
+            bits = known[g, s]
+            base = o_known + (k - 1) * nc
+            for i in range(3):
+                c = int(cards[g, O_HANDS + 3 * s + i])
+                if c >= 0 and (bits >> c) & 1:
+                    obs[row, base + c] = 1.0
+    obs[row, o_dealer + (gs[g, F_DEALER] - seat + n) % n] = 1.0
+    if gs[g, F_KNOCKER] >= 0:
+        obs[row, o_knocker + (gs[g, F_KNOCKER] - seat + n) % n] = 1.0
+    phase = gs[g, F_PHASE]
+    if phase != OVER:
+        obs[row, o_to_act + (gs[g, F_CURRENT] - seat + n) % n] = 1.0
+        obs[row, o_phase + phase] = 1.0
+    obs[row, o_passes + min(gs[g, F_PASSES], MAXP - 1)] = 1.0
+    obs[row, o_stock] = (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc
+
+
+# ------------------------------------------------------------------ built-in players
+@njit
+def random_action(cfg, gs, rng, g):
+    """A uniformly random legal action (drawn from the game's generator)."""
+    phase = gs[g, F_PHASE]
+    if phase == DEALER_CHOICE:
+        return rand_below(rng, g, 2)
+    if phase == TURNS and (cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE]):
+        return SWAP_BASE + rand_below(rng, g, 12)
+    if phase == OVER:
+        return -1
+    return SWAP_BASE + rand_below(rng, g, 11)
+
+
+@njit
+def greedy_action(cfg, gkeys, gs, cards, g):
+    """Maximise the immediate hand value (suit/rank tie-breaks included).
+
+    Dealer's choice: keep if the hand is worth at least ``keep_points``, else
+    exchange. A turn: the swap (one card or all) giving the strongest hand if it
+    beats the current one; otherwise knock if legal and the hand is worth at least
+    ``knock_points``, else pass. Deterministic; sees only the seat's own hand and
+    the table.
+    """
+    phase = gs[g, F_PHASE]
+    if phase == OVER:
+        return -1
+    seat = gs[g, F_CURRENT]
+    h = O_HANDS + 3 * seat
+    cur = key3(gkeys, cards, g, h)
+    if phase == DEALER_CHOICE:
+        return KEEP if cur >= cfg[C_KEEP_KEY] else EXCHANGE
+    hand0 = int(cards[g, h])
+    hand1 = int(cards[g, h + 1])
+    hand2 = int(cards[g, h + 2])
+    best = gkeys[int(cards[g, O_TABLE]), int(cards[g, O_TABLE + 1]), int(cards[g, O_TABLE + 2])]
+    best_a = SWAP_ALL
+    for j in range(3):
+        t = int(cards[g, O_TABLE + j])
+        # replace slot i by t; the two kept cards stay in order, t goes where it sorts
+        for i in range(3):
+            if i == 0:
+                a, b = hand1, hand2
+            elif i == 1:
+                a, b = hand0, hand2
+            else:
+                a, b = hand0, hand1
+            if t < a:
+                key = gkeys[t, a, b]
+            elif t < b:
+                key = gkeys[a, t, b]
+            else:
+                key = gkeys[a, b, t]
+            if key > best:
+                best = key
+                best_a = SWAP_BASE + 3 * i + j
+    if best > cur:
+        return best_a
+    if (
+        phase == TURNS
+        and cur >= cfg[C_KNOCK_KEY]
+        and (cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE])
+    ):
+        return KNOCK
+    return PASS
+
+
+# ------------------------------------------------------------------------ kernels
+@njit
+def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games):
+    """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
+        write_mask(cfg, gs, mask, g)
+        if want_obs:
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+    errors = 0
+    for idx in range(games.shape[0]):
+        if gs[games[idx], F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_step(
+    cfg,
+    keys,
+    gs,
+    cards,
+    known,
+    fl,
+    rng,
+    perms,
+    actions,
+    rew,
+    mask,
+    obs,
+    want_obs,
+    auto_reset,
+    ended,
+    round_over,
+    final_places,
+    no_lives,
+):
+    """Play ``actions[g]`` in every unfinished game; write rewards, ends, masks, views.
+
+    Finished games are skipped (or, with ``auto_reset``, restarted at once; their
+    final places go to ``final_places``). Returns the number of games with an error
+    (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
+    """
+    n = cfg[C_N]
+    errors = 0
+    for g in range(gs.shape[0]):
+        ended[g] = 0
+        round_over[g] = 0
+        for s in range(n):
+            rew[g, s] = 0.0
+        if gs[g, F_OVER]:
+            continue
+        a = actions[g]
+        if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        round_over[g] = apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+        if gs[g, F_OVER]:
+            ended[g] = 1
+            if auto_reset:
+                for s in range(n):
+                    final_places[g, s] = fl[g, L_PLACE + s]
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
+        write_mask(cfg, gs, mask, g)
+        if want_obs:
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+        if gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_observe(cfg, gs, cards, known, games, seats, obs):
+    """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
+    for i in range(games.shape[0]):
+        encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
+
+
+@njit
+def k_random_actions(cfg, gs, rng, out):
+    for g in range(gs.shape[0]):
+        out[g] = random_action(cfg, gs, rng, g)
+
+
+@njit
+def k_greedy_actions(cfg, gkeys, gs, cards, out):
+    for g in range(gs.shape[0]):
+        out[g] = greedy_action(cfg, gkeys, gs, cards, g)
+
+
+@njit
+def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, want_obs):
+    """``steps`` agent-steps of random legal play in every game, auto-resetting.
+
+    Returns the number of agent-steps taken (a benchmark of the bare engine: the same
+    ``apply`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
+    """
+    total = 0
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    for g in range(gs.shape[0]):
+        for _ in range(steps):
+            a = random_action(cfg, gs, rng, g)
+            apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+            total += 1
+            if gs[g, F_OVER]:
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
+            if want_obs:
+                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+    return total

@@ -1,0 +1,430 @@
+"""Many Schnauz games stepped at once: masks, rewards and observations in arrays.
+
+    from schnauz_env.batched import BatchedSchnauz
+
+    eng = BatchedSchnauz(num_games=1024, num_players=4, seed=0)
+    obs, mask = eng.reset()
+    while True:
+        obs, mask, rewards, ended = eng.step(eng.random_actions())
+
+Every game follows the rules of :mod:`schnauz_env.schnauz.engine` under any
+:class:`~schnauz_env.schnauz.SchnauzConfig`, and row ``g`` of each output is what
+the AEC env (``schnauz_v0``) would show after the same moves:
+
+============  ==============  ============================================================
+output        shape           meaning
+============  ==============  ============================================================
+``obs``       (B, obs_size)   float32: the view of the player to act (``observe(agent)``
+                              of the AEC env, bit for bit); only with ``observe=True``
+``mask``      (B, 14)         int8: the legal actions of the player to act
+``rewards``   (B, n)          float64: each seat's reward for this step (the AEC env's
+                              zero-sum place rewards, or ``episode="round"`` rewards)
+``ended``     (B,)            int8: the game ended with this step
+============  ==============  ============================================================
+
+With ``auto_reset=True`` (the default) a game that ends is dealt again at once, so
+``obs`` and ``mask`` already belong to the new game; its final places are in
+:attr:`final_places`. The arrays returned are the engine's buffers, overwritten by
+the next call: copy what you keep.
+
+Randomness: each game has its own generator, seeded from ``seed``. For replaying
+the reference exactly, :meth:`reset` also takes the decks a
+``numpy.random.Generator`` would shuffle (``decks``) and the first dealers; see
+:func:`reference_decks`.
+
+The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
+and cached on disk; without numba they run as plain Python, very slowly.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from schnauz_env.batched import kernels as K
+from schnauz_env.batched._jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.common.options import make_config
+from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
+from schnauz_env.schnauz.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES
+from schnauz_env.schnauz.hands import _key_sorted
+from schnauz_env.schnauz.observation import ObservationLayout
+
+__all__ = ["HAVE_NUMBA", "BatchedSchnauz", "key_table", "reference_decks"]
+
+_KEY_TABLES: dict[tuple[str, str], np.ndarray] = {}
+
+
+def key_table(config: SchnauzConfig, ties: str | None = None) -> np.ndarray:
+    """``(N, N, N)`` int32: the reference :func:`hand_key` of every sorted triple.
+
+    Indexed by local card ids (``card - 4 * lowest rank``) in increasing order; the
+    other entries are unused. ``ties`` defaults to the config's.
+    """
+    ties = ties or config.ties
+    cache_key = (config.deck, ties)
+    table = _KEY_TABLES.get(cache_key)
+    if table is None:
+        nc, lo = config.deck_size, 4 * config.min_rank
+        table = np.zeros((nc, nc, nc), dtype=np.int32)
+        for a, b, c in combinations(range(nc), 3):
+            table[a, b, c] = _key_sorted(a + lo, b + lo, c + lo, ties == "share")
+        _KEY_TABLES[cache_key] = table
+    return table
+
+
+def rounds_bound(config: SchnauzConfig) -> int:
+    """Most rounds a game can last: every round costs at least one life or a seat."""
+    return config.num_players * (config.lives + 1)
+
+
+def reference_decks(
+    config: SchnauzConfig, seed: int, count: int | None = None
+) -> tuple[int, np.ndarray]:
+    """The first dealer and the shuffles the reference draws from ``default_rng(seed)``.
+
+    The reference engine draws ``rng.integers(n)`` for the first dealer, then one
+    ``rng.permutation(deck_size)`` per round and per replay deal, in play order.
+    Returns ``(dealer, perms)`` with ``perms`` of shape ``(count, deck_size)``
+    (by default enough for the longest game plus eight replay deals), ready for
+    ``reset(decks=..., dealers=...)``.
+    """
+    rng = np.random.default_rng(seed)
+    drawn = int(rng.integers(config.num_players))
+    dealer = config.first_dealer if config.first_dealer is not None else drawn
+    count = count if count is not None else rounds_bound(config) + 8
+    nc = config.deck_size
+    perms = np.empty((count, nc), dtype=np.int8)
+    for k in range(count):
+        perms[k] = rng.permutation(nc)
+    return dealer, perms
+
+
+class BatchedSchnauz:
+    """``num_games`` Schnauz games under one rules config, stepped together.
+
+    ``config`` (or rule options as keywords, as for ``schnauz_v0.env``) sets the
+    rules. ``observe`` builds the acting player's view after every step.
+    ``keep_points`` and ``knock_points`` tune :meth:`greedy_actions`.
+    """
+
+    def __init__(
+        self,
+        num_games: int = 1024,
+        config: SchnauzConfig | None = None,
+        seed: int | None = None,
+        observe: bool = True,
+        auto_reset: bool = True,
+        keep_points: int = 20,
+        knock_points: int = 26,
+        **options: Any,
+    ) -> None:
+        warn_if_slow()
+        if config is None:
+            config = make_config(SchnauzConfig, options, "Schnauz")
+        elif options:
+            raise ValueError("give either config or rule options, not both")
+        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        self.config = config
+        self.num_games = b = int(num_games)
+        self.num_players = n = config.num_players
+        self.layout = ObservationLayout(config)
+        self.obs_size = self.layout.size
+        self.observing = bool(observe)
+        self.auto_reset = bool(auto_reset)
+        self.keys = key_table(config)
+        self.greedy_keys = key_table(config, "break")
+        cfg = np.zeros(K.NCFG, dtype=np.int64)
+        cfg[K.C_N] = n
+        cfg[K.C_NC] = config.deck_size
+        cfg[K.C_LIVES] = config.lives
+        cfg[K.C_KNOCK_FIRST] = int(config.knock_in_first_circle)
+        cfg[K.C_RECYCLE] = int(config.short_stock == "recycle")
+        cfg[K.C_FIRE_ALL] = int(config.fire_costs_all)
+        cfg[K.C_MAX_TURNS] = config.max_turns
+        cfg[K.C_ROUND_EP] = int(config.episode == "round")
+        cfg[K.C_FIRST_DEALER] = -1 if config.first_dealer is None else config.first_dealer
+        cfg[K.C_KEEP_KEY] = int(keep_points) << 14
+        cfg[K.C_KNOCK_KEY] = int(knock_points) << 14
+        self.cfg = cfg
+        self.gs = np.zeros((b, K.NF), dtype=np.int32)
+        self.cards = np.full((b, K.CW), -1, dtype=np.int8)
+        self.known = np.zeros((b, MAX_PLAYERS), dtype=np.int64)
+        self.fl = np.zeros((b, 12), dtype=np.float64)
+        self.rng = np.zeros(b, dtype=np.int64)
+        self.perms = np.zeros((1, 1, 1), dtype=np.int8)
+        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self.ended = np.zeros(b, dtype=np.int8)
+        self.round_over = np.zeros(b, dtype=np.int8)
+        self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self._actions = np.zeros(b, dtype=np.int64)
+        self._no_lives = np.full(MAX_PLAYERS, -1, dtype=np.int32)
+        self._all = np.arange(b, dtype=np.int64)
+        self.seed(seed)
+        self._started = False
+
+    # ------------------------------------------------------------------ seeding
+    def seed(self, seed: int | None = None) -> None:
+        """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
+        state = np.random.SeedSequence(seed).generate_state(self.num_games, dtype=np.uint32)
+        state = state.astype(np.int64)
+        state[state == 0] = 0x9E3779B9
+        self.rng[:] = state
+
+    # -------------------------------------------------------------------- API
+    def reset(
+        self,
+        seed: int | None = None,
+        decks: np.ndarray | None = None,
+        dealers: np.ndarray | None = None,
+        lives: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Start every game afresh; return ``(obs, mask)`` of the players to act.
+
+        ``decks`` (``(B, K, deck_size)`` permutations of ``range(deck_size)``, as
+        :func:`reference_decks` makes) replaces the games' own shuffles: round and
+        replay deals take them in order, exactly as the reference takes
+        ``rng.permutation``; auto-reset is then off. ``dealers`` (``(B,)``) sets the
+        first dealers, ``lives`` (``(B, n)``) the starting lives of this reset.
+        """
+        b, n, nc = self.num_games, self.num_players, self.config.deck_size
+        if seed is not None:
+            self.seed(seed)
+        if decks is not None:
+            decks = np.ascontiguousarray(decks, dtype=np.int8)
+            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != nc:
+                raise ValueError(
+                    f"decks must have shape ({b}, rounds, {nc}), got {tuple(decks.shape)}"
+                )
+            if not (np.sort(decks, axis=2) == np.arange(nc, dtype=np.int8)).all():
+                raise ValueError(f"every deck must be a permutation of 0..{nc - 1}")
+            self.perms = decks
+            self.cfg[K.C_EXTERNAL] = 1
+        else:
+            self.perms = np.zeros((1, 1, 1), dtype=np.int8)
+            self.cfg[K.C_EXTERNAL] = 0
+        d = np.full(b, -1, dtype=np.int32)
+        if dealers is not None:
+            d[:] = np.asarray(dealers, dtype=np.int32)
+            if ((d < 0) | (d >= n)).any():
+                raise ValueError(f"dealers must be seats 0..{n - 1}")
+        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
+        if lives is not None:
+            lives = np.asarray(lives)
+            if lives.shape != (b, n) or (lives < 0).any():
+                raise ValueError(f"lives must be ({b}, {n}) integers >= 0")
+            lv[:, :n] = lives
+        errors = K.k_reset(
+            self.cfg,
+            self.gs,
+            self.cards,
+            self.known,
+            self.fl,
+            self.rng,
+            self.perms,
+            d,
+            lv,
+            self.mask,
+            self.obs,
+            self.observing,
+            self._all,
+        )
+        self._started = True
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[g]`` for the player to act in each game.
+
+        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished
+        games (without auto-reset) ignore their action. An illegal action raises
+        ``ValueError`` naming the game, the action and the legal ones, after the
+        other games have moved; the offending games are left as they were.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_games} integers (one per game), "
+                f"got shape {actions.shape} dtype {actions.dtype}"
+            )
+        self._actions[:] = actions
+        errors = K.k_step(
+            self.cfg,
+            self.keys,
+            self.gs,
+            self.cards,
+            self.known,
+            self.fl,
+            self.rng,
+            self.perms,
+            self._actions,
+            self._rewards,
+            self.mask,
+            self.obs,
+            self.observing,
+            self.auto_reset and not self.cfg[K.C_EXTERNAL],
+            self.ended,
+            self.round_over,
+            self.final_places,
+            self._no_lives,
+        )
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask, self.rewards, self.ended
+
+    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
+        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
+
+        ``games`` defaults to every game; ``seats`` may be one seat for all.
+        """
+        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
+        if ((seats < 0) | (seats >= self.num_players)).any():
+            raise ValueError(f"seats must be 0..{self.num_players - 1}")
+        if ((games < 0) | (games >= self.num_games)).any():
+            raise ValueError(f"games must be 0..{self.num_games - 1}")
+        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
+        K.k_observe(
+            self.cfg,
+            self.gs,
+            self.cards,
+            self.known,
+            np.ascontiguousarray(games),
+            np.ascontiguousarray(seats),
+            out,
+        )
+        return out
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game (-1 for a finished game)."""
+        K.k_random_actions(self.cfg, self.gs, self.rng, self._actions)
+        return self._actions
+
+    def greedy_actions(self) -> np.ndarray:
+        """The greedy player's action per game (see ``kernels.greedy_action``)."""
+        K.k_greedy_actions(self.cfg, self.greedy_keys, self.gs, self.cards, self._actions)
+        return self._actions
+
+    def play_random(self, steps: int) -> int:
+        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
+
+        For benchmarks of the bare rules: actions are drawn in the loop, games
+        auto-reset, and ``obs`` is refreshed every step when observing.
+        """
+        return int(
+            K.k_play_random(
+                self.cfg,
+                self.keys,
+                self.gs,
+                self.cards,
+                self.known,
+                self.fl,
+                self.rng,
+                self.perms,
+                self._rewards,
+                self.obs,
+                int(steps),
+                self.observing,
+            )
+        )
+
+    # ---------------------------------------------------------------- state views
+    @property
+    def rewards(self) -> np.ndarray:
+        """``(B, n)`` rewards of the last step."""
+        return self._rewards[:, : self.num_players]
+
+    @property
+    def current(self) -> np.ndarray:
+        """Seat to act per game."""
+        return self.gs[:, K.F_CURRENT]
+
+    @property
+    def phase(self) -> np.ndarray:
+        """0 dealer's choice, 1 turns, 2 final circle, 3 over (the reference's phases)."""
+        return self.gs[:, K.F_PHASE]
+
+    @property
+    def dealer(self) -> np.ndarray:
+        return self.gs[:, K.F_DEALER]
+
+    @property
+    def game_over(self) -> np.ndarray:
+        return self.gs[:, K.F_OVER].astype(bool)
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """Rounds played (showdowns) per game."""
+        return self.gs[:, K.F_ROUND]
+
+    @property
+    def lives(self) -> np.ndarray:
+        return self.gs[:, K.F_LIVES : K.F_LIVES + self.num_players]
+
+    @property
+    def out(self) -> np.ndarray:
+        return self.gs[:, K.F_OUT : K.F_OUT + self.num_players].astype(bool)
+
+    @property
+    def places(self) -> np.ndarray:
+        """Final places decided so far (0 = not yet; 1 = winner; shared places averaged)."""
+        return self.fl[:, K.L_PLACE : K.L_PLACE + self.num_players]
+
+    @property
+    def returns(self) -> np.ndarray:
+        """Rewards paid to each seat so far in the current game."""
+        return self.fl[:, K.L_RET : K.L_RET + self.num_players]
+
+    def hands(self, g: int) -> list[list[int]]:
+        """The hands of game ``g`` as card ints (the reference's ``state.hands``)."""
+        lo = 4 * self.config.min_rank
+        rows = self.cards[g, K.O_HANDS : K.O_HANDS + 3 * self.num_players].reshape(-1, 3)
+        return [[int(c) + lo for c in row if c >= 0] for row in rows]
+
+    def table(self, g: int) -> list[int]:
+        lo = 4 * self.config.min_rank
+        return [int(c) + lo for c in self.cards[g, K.O_TABLE : K.O_TABLE + 3] if c >= 0]
+
+    def last_result(self, g: int) -> dict[str, Any] | None:
+        """The latest showdown of game ``g``, as fields of the reference's ``RoundResult``."""
+        gs = self.gs[g]
+        if gs[K.F_REASON] < 0:
+            return None
+        n = self.num_players
+        return {
+            "reason": K.REASONS[gs[K.F_REASON]],
+            "losers": [s for s in range(n) if (gs[K.F_LOSERS] >> s) & 1],
+            "went_out": [s for s in range(n) if (gs[K.F_WENT_OUT] >> s) & 1],
+            "knocker": None if gs[K.F_RES_KNOCKER] < 0 else int(gs[K.F_RES_KNOCKER]),
+            "fire_holder": None if gs[K.F_FIRE] < 0 else int(gs[K.F_FIRE]),
+            "turn_limit_reached": int(gs[K.F_REASON]) == K.R_TURN_LIMIT,
+            "lives_after": [int(x) for x in self.lives[g]],
+            "out_after": [bool(x) for x in self.out[g]],
+        }
+
+    # ------------------------------------------------------------------ errors
+    def _raise_errors(self) -> None:
+        bad = np.flatnonzero(self.gs[:, K.F_ERROR])
+        g = int(bad[0])
+        code = int(self.gs[g, K.F_ERROR])
+        if code == K.ERR_NO_DECK:
+            raise ValueError(
+                f"game {g} ran out of the supplied decks ({self.perms.shape[1]} per game); "
+                "pass more with reset(decks=...)"
+            )
+        self.gs[bad[self.gs[bad, K.F_ERROR] == K.ERR_ILLEGAL], K.F_ERROR] = 0
+        a = int(self._actions[g])
+        legal = [x for x in range(NUM_ACTIONS) if self.mask[g, x]]
+        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in legal)
+        raise ValueError(
+            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
+            f"for seat {int(self.current[g])} in phase "
+            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
+        )

@@ -22,9 +22,12 @@ expert   Plans with a partition of its hand into combinations (the partition wit
            group ("boss": no combination of the cards it has not seen beats it) when at
            most one group would be left that is not a boss;
          * **leads** the play that leaves the cheapest hand (its weakest group);
-         * **beats** the table when that makes its hand cheaper, else passes; using a 2
-           or a bomb costs extra, unless an opponent is close to going out or it is
-           close to going out itself;
+         * **beats** the table with the play that leaves the cheapest hand, unless that
+           hand would cost more than passing by a margin (breaking a pair or a sequence
+           for it); taking the table is worth a little (margin −0.25, tuned against copies
+           of itself with ``schnauz-eval``); using a 2 or a bomb costs 1 extra, so it is
+           saved, unless an opponent holds three cards or fewer or it is close to going
+           out itself;
          * **watches card counts**: it avoids leading a play of as many cards as an
            opponent holds (a single against one card, a pair against two) unless the play
            is a boss, beats high and never passes when an opponent holding at most two
@@ -213,9 +216,10 @@ class ExpertPolicy(_Planner):
 
     name = "expert"
     #: Extra cost of spending a 2 or a bomb while nobody is close to going out.
-    spend_penalty = 0.6
-    #: A play must make the hand at least this much cheaper to be preferred to a pass.
-    margin = 0.05
+    spend_penalty = 1.0
+    #: A play is preferred to a pass unless it makes the hand this much dearer (negative:
+    #: taking the table is worth a little; tuned with schnauz-eval against copies of itself).
+    margin = -0.25
 
     def choose(
         self, view: SeatView, hand: Play, plays: list[Play], allow_pass: bool

@@ -45,7 +45,8 @@ RULES.md §2; every **[choice]** there is an option below.
 | `max_turns` | 500 | termination guard: a round with this many turns and no knock ends with a showdown (reported) |
 | `first_dealer` | `None` | seat of the first dealer; `None` draws it from the seeded generator |
 | `episode` | `"game"` | `"game"` until one player is left, or `"round"` for one deal |
-| `render_mode` | `None` | `"ansi"` (returns the text) or `"human"` (prints it) |
+| `render_mode` | `None` | `"ansi"` (returns the text), `"human"` (prints it) or `"rgb_array"` (returns a picture of the table, `(640, 960, 3)` uint8; needs the `play` extra) |
+| `render_seat` | `None` | whose view `render()` shows: `None` every hand open, or a seat number (that player's hand, the discard pile, the cards the others drew from it, backs for the rest); also the attribute `env.unwrapped.render_seat` |
 
 Invalid options raise `ValueError` saying what is allowed.
 
@@ -140,6 +141,7 @@ from typing import Any, ClassVar
 from pettingzoo import AECEnv
 
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
+from schnauz_env.render import draw_state
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game
 from schnauz_env.scat.observation import ObservationEncoder
@@ -156,7 +158,7 @@ class raw_env(CardGameEnv):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "scat_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -166,6 +168,7 @@ class raw_env(CardGameEnv):
     num_actions = NUM_ACTIONS
     new_game = staticmethod(new_game)
     render_state = staticmethod(render_text)
+    draw_state = staticmethod(draw_state)
 
     config: ScatConfig
 

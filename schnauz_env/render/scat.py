@@ -42,7 +42,7 @@ def result_line(state: ScatState, names: Sequence[str]) -> str:
     parts = []
     for s, lost in sorted(r.losses.items()):
         what = "goes out" if s in r.went_out else f"loses {lost} {'life' if lost == 1 else 'lives'}"
-        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s])}, {r.labels[s]})")
+        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s], True)}, {r.labels[s]})")
     return f"Last round {r.round + 1} ({r.reason}): " + ("; ".join(parts) or "nobody loses")
 
 
@@ -105,7 +105,7 @@ def draw_state(
         canvas.text((cx + 60, cy - 62), "discard pile", 15, MUTED, anchor="mm")
         canvas.cards(state.pile[-1:], (cx + 60, cy), width=64, slots=1)
         if len(state.pile) > 1:
-            below = format_cards(state.pile[-4:-1][::-1])
+            below = format_cards(state.pile[-4:-1][::-1], True)
             canvas.text((cx + 60, cy + 58), f"below: {below}", 13, MUTED, anchor="mm")
     line = result_line(state, names)
     if line:

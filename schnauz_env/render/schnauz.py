@@ -40,7 +40,7 @@ def showdown_line(state: SchnauzState, names: Sequence[str]) -> str:
     parts = []
     for s in r.losers:
         what = "goes out" if s in r.went_out else "loses a life"
-        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s])}, {r.labels[s]})")
+        parts.append(f"{names[s]} {what} ({format_cards(r.hands[s], True)}, {r.labels[s]})")
     return f"Last showdown, round {r.round + 1} ({r.reason}): " + "; ".join(parts)
 
 

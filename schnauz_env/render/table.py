@@ -9,13 +9,15 @@ clockwise, as at a real table.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from schnauz_env.render.cards import card_back, card_face, card_size, card_slot, font
+from schnauz_env.cards import SUIT_SYMBOLS
+from schnauz_env.render.cards import card_back, card_face, card_size, card_slot, draw_suit, font
 
 WIDTH, HEIGHT = 960, 640
 SHAPE = (HEIGHT, WIDTH, 3)
@@ -30,6 +32,7 @@ ACTING = (255, 214, 64)
 KNOCK = (210, 50, 50)
 BLUE = (90, 160, 235)
 GREY = (140, 150, 145)
+PIP_RED = (255, 120, 120)  # a red suit symbol that reads on the green felt
 
 
 @dataclass
@@ -83,8 +86,30 @@ class Canvas:
         anchor: str = "la",
     ) -> tuple[int, int, int, int]:
         f = font(size)
-        self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
-        return tuple(int(v) for v in self.draw.textbbox(xy, text, font=f, anchor=anchor))  # type: ignore[return-value]
+        if not any(sym in text for sym in SUIT_SYMBOLS):
+            self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
+            return tuple(int(v) for v in self.draw.textbbox(xy, text, font=f, anchor=anchor))  # type: ignore[return-value]
+        # The built-in font has no suit symbols: draw them as shapes between the words.
+        parts = re.split(f"([{''.join(SUIT_SYMBOLS)}])", text)
+        pip = size * 0.7
+        widths = [
+            pip + 5 if part in SUIT_SYMBOLS else self.draw.textlength(part, font=f)
+            for part in parts
+        ]
+        total = sum(widths)
+        h, v = anchor[0], anchor[1]
+        x = xy[0] - {"l": 0, "m": total / 2, "r": total}[h]
+        top, bottom = self.draw.textbbox((0, xy[1]), "8", font=f, anchor=f"l{v}")[1::2]
+        for part, w in zip(parts, widths, strict=True):
+            if part in SUIT_SYMBOLS:
+                suit = SUIT_SYMBOLS.index(part)
+                color = PIP_RED if suit in (2, 3) else fill
+                draw_suit(self.draw, suit, x + w / 2, (top + bottom) / 2, pip, color)
+            elif part:
+                self.draw.text((x, xy[1]), part, font=f, fill=fill, anchor=f"l{v}")
+            x += w
+        left = xy[0] - {"l": 0, "m": total / 2, "r": total}[h]
+        return int(left), int(top), int(left + total), int(bottom)
 
     def badge(
         self, xy: tuple[float, float], text: str, fill: tuple[int, int, int], size: int = 13

@@ -58,15 +58,18 @@ def test_seed_test(options):
     seed_test(lambda: schnauz_v0.env(**options), num_cycles=500)
 
 
-@pytest.mark.parametrize("options", [dict(num_players=3), dict(num_players=5, lives=0)])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(num_players=3),
+        dict(num_players=5, lives=0),
+        dict(ties="share", fire_costs_all=True, short_stock="recycle", knock_in_first_circle=False),
+        dict(num_players=4, max_turns=3, lives=1),
+    ],
+)
 def test_api_test_raw_env_and_rule_options(options):
     api_test(schnauz_v0.raw_env(**options), num_cycles=500)
-    api_test(
-        schnauz_v0.env(
-            ties="share", fire_costs_all=True, short_stock="recycle", knock_in_first_circle=False
-        ),
-        num_cycles=500,
-    )
+    api_test(schnauz_v0.env(**options), num_cycles=500)
 
 
 def test_registry_make():

@@ -19,6 +19,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from policies.models import save_model  # noqa: E402
+from schnauz_env.cards import parse_card  # noqa: E402
 from schnauz_env.games import game_module  # noqa: E402
 from schnauz_env.play.cli import build_config  # noqa: E402
 
@@ -106,6 +107,22 @@ def play_to_the_end(child: pexpect.spawn, preferred: str, bad: list[str]) -> Non
     child.close()
 
 
+def an_illegal_move(game: str, config, seat: int, seed: int) -> tuple[str, str]:
+    """Keys that name a real move which is not legal at ``seat``'s first prompt, and the
+    message the screen must answer with. The deal is the env's: ``reset(seed)`` draws
+    the first dealer and shuffles with ``default_rng(seed)``, as ``new_game`` does here."""
+    state = game_module(game).new_game(config, np.random.default_rng(seed))
+    if game == "schnauz":  # the dealer first chooses keep or exchange; the others never may
+        if state.dealer == seat:
+            return "k", "You cannot knock now"
+        return "x", "You cannot exchange now"
+    if game == "scat":  # no knocking on your first turn (the default rule)
+        return "k", "You cannot knock now"
+    hand = state.hands[seat]  # Thirteen: two cards of different ranks are no combination
+    codes = f"{parse_card(hand[0]).code} {parse_card(hand[-1]).code}"
+    return codes, "is not a combination"
+
+
 @pytest.mark.parametrize(
     "game, players, rules, preferred, not_a_move",
     [
@@ -123,18 +140,21 @@ def test_a_whole_game_against_bots_through_the_terminal(
     config = build_config(game, players, rules)
     model = random_model(tmp_path, game, config)
     rule_args = ["--rules", *(f"{k}={v}" for k, v in rules.items())] if rules else []
+    illegal, refusal = an_illegal_move(game, config, seat=1, seed=5)
     child, screen = spawn(
         *("--game", game, "--players", str(players), "--seat", "1", "--seed", "5"),
         *("--speed", "0", "--opponents", model, *rule_args),
     )
-    # bad keystrokes first: a word that is no move, a number out of range, an empty line
-    play_to_the_end(child, preferred, bad=["zz", "99", ""])
+    # bad keystrokes first: a word that is no move, a number out of range, an empty
+    # line, a move the rules do not allow now
+    play_to_the_end(child, preferred, bad=["zz", "99", "", illegal])
     out = screen.text()
     assert child.exitstatus == 0, out[-3000:]
     assert "Traceback" not in out
     assert not_a_move in out
     assert "There is no move 99" in out
     assert "Type a move" in out
+    assert refusal in out
     assert "Your move:" in out and "(seat 0): " in out, "menus and the bots' moves are shown"
     assert re.search(r"place\s+seat\s+player", out), "the final places are shown"
     if game == "thirteen":

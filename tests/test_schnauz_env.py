@@ -392,7 +392,8 @@ def test_a_seed_fixes_the_decks_even_after_a_replay_deal():
     # everyone swimming and tied), in game B it does not. Round 2's deck is the
     # generator's first shuffle either way.
     tied = stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "7H 8D 9C"}, ["JC JS JH"])
-    untied = stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "KD QD 10S"}, ["JC JS JH"])
+    # Untied: seat 1 (9 points) alone is lowest and goes out; the game goes on.
+    untied = stack({1: "7C 8S 9H", 2: "7S 8H 10D", 0: "KD QD 9S"}, ["JC JS JH"])
     second = []
     for deck in (tied, untied):
         config = SchnauzConfig(num_players=3, ties="share")

@@ -186,8 +186,8 @@ class CardGameEnv(AECEnv):
         if action is None:
             raise ValueError(f"action None given for {agent}, who is still in the game")
         game = self.game
+        result = game.apply(action)  # raises ValueError on an illegal action, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        result = game.apply(action)  # raises ValueError on an illegal action
         rewards = self.rewards
         for a in self.agents:
             rewards[a] = 0.0

@@ -152,6 +152,7 @@ class SchnauzState:
         "knocker",
         "known",
         "last_result",
+        "max_lives",
         "lives",
         "n",
         "out",
@@ -191,6 +192,7 @@ class SchnauzState:
         self.game_over = False
         self.pending_decks: list[list[int]] = []
         self.last_result: RoundResult | None = None
+        self.max_lives = config.lives
         self._min_card = 4 * config.min_rank
 
     # ------------------------------------------------------------------ queries
@@ -300,11 +302,8 @@ class SchnauzState:
         elif action == KNOCK:
             self.knocker = seat
             self.phase = FINAL_CIRCLE
-            self.final_left = self.num_active - 1
+            self.final_left = self.num_active
             self.passes = 0
-            self.turns += 1
-            self.current = self.next_active(seat)
-            return None
         elif self.phase == TURNS:  # pass before any knock
             self.passes += 1
             if self.passes == self.num_active:
@@ -449,11 +448,19 @@ class SchnauzState:
         self._start_round()
         return result
 
+    def replay_rng(self) -> np.random.Generator:
+        """The generator of this round's replay deals, seeded from the round's deck.
+
+        Replays never draw from the game's generator, so a seed still fixes every
+        round's deck whatever happens (RULES.md, environment conventions)."""
+        return np.random.default_rng([self.round, *self.deck])
+
     def _replay(self, seats: list[int], log: list[dict[str, Any]]) -> int:
         """Showdown-only deals among ``seats`` until one hand is strictly lowest."""
         cards = self.config.deck_cards
+        rng = self.replay_rng()
         while True:
-            deck = [int(cards[i]) for i in self.rng.permutation(len(cards))]
+            deck = [int(cards[i]) for i in rng.permutation(len(cards))]
             hands = {s: sorted(deck[3 * k : 3 * k + 3]) for k, s in enumerate(seats)}
             keys = {s: hand_key(h, self.config.ties) for s, h in hands.items()}
             low = min(keys.values())
@@ -572,6 +579,7 @@ def new_game(
         ):
             raise ValueError(f"lives must list {n} integers >= 0 (one per seat), got {lives!r}")
         state.lives = [int(x) for x in lives]
+        state.max_lives = max(config.lives, *state.lives)
     state.dealer = int(dealer)
     state._start_round()
     return state

@@ -15,7 +15,8 @@ block                  size        meaning
 ``known``              5·N         per opponent position 1..5: cards they took from the
                                    table and still hold (public knowledge)
 ``seats``              6·4         per position 0..5: at this table, still in the game,
-                                   swimming (0 lives, still in), lives / starting lives
+                                   swimming (0 lives, still in), lives / the most lives
+                                   any seat started with (``lives`` unless reset gave more)
 ``dealer``             6           one-hot position of the dealer
 ``knocker``            6           one-hot position of the knocker (zeros: nobody knocked)
 ``to_act``             6           one-hot position of the player to act (zeros: over)
@@ -97,7 +98,6 @@ class ObservationEncoder:
         self._phase = s["phase"].start
         self._passes = s["passes"].start
         self._stock = s["stock"].start
-        self._lives_scale = 1.0 / max(config.lives, 1)
 
     def encode(self, state: SchnauzState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -115,6 +115,7 @@ class ObservationEncoder:
         base = self._oop - lo
         ones.extend(base + c for c in state.out_of_play)
         lives, out = state.lives, state.out
+        lives_scale = 1.0 / max(state.max_lives, 1)
         seats = self._seats
         for k in range(n):
             s = (seat + k) % n
@@ -124,7 +125,7 @@ class ObservationEncoder:
                 ones.append(f + 1)
                 if lives[s] == 0:
                     ones.append(f + 2)
-                obs[f + 3] = lives[s] * self._lives_scale
+                obs[f + 3] = lives[s] * lives_scale
             if k:
                 base = self._known + (k - 1) * nc - lo
                 ones.extend(base + c for c in state.known[s])

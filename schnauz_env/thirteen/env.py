@@ -13,7 +13,7 @@ env = thirteen_v0.env(num_players=4, render_mode="ansi")
 | Registry | `pettingzoo.make("aec", "schnauz_env/thirteen_v0")` after `import schnauz_env` |
 | Actions | Discrete |
 | Parallel API | No |
-| Manual control | No (see `policies`: `make_policy("expert", game="thirteen")`) |
+| Manual control | In the terminal: `schnauz play --game thirteen` (bots: `make_policy(name, game="thirteen")`) |
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']` |
 | Number of agents | 2 to 4 |
 | Action shape | `Discrete(54)` |

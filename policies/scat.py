@@ -173,7 +173,7 @@ class ExpertPolicy(Policy):
     #: Samples of the opponents' hands per knock decision.
     samples = 32
     #: Knock when P(strictly lowest) < risk / players (see the module docstring).
-    risk = 0.6
+    risk = 0.3
     #: Weight of a hand's expected gain from one more card when choosing a discard.
     potential = 0.5
 

@@ -91,7 +91,7 @@ def test_options_errors_are_clear() -> None:
     with pytest.raises(ValueError, match="2 to 7 players"):
         scat_v0.env(num_players=9)
     with pytest.raises(ValueError, match="invalid render_mode"):
-        scat_v0.env(render_mode="rgb_array")
+        scat_v0.env(render_mode="svg")
     env = scat_v0.raw_env()
     with pytest.raises(ValueError, match="malformed stacked deck"):
         env.reset(options={"deck": ["AS", "KS"]})

@@ -221,12 +221,23 @@ def train(args: Args) -> Path:
 def evaluate_against(
     model_path: Path, opponent: str, game: str, config: Any, games: int, seed: int
 ) -> dict[str, float]:
-    """The model's win rate (with a 95% interval) in duplicate games against copies of ``opponent``."""
-    from policies.evaluate import evaluate_matchup
+    """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
+    from policies.evaluate import evaluate
+    from policies.models import rules_of
 
-    return evaluate_matchup(
-        str(model_path), opponent, game=game, config=config, games=games, seed=seed
+    n = config.num_players
+    options = {k: v for k, v in rules_of(config).items()}
+    result = evaluate(
+        [str(model_path)] + [opponent] * (n - 1),
+        game=game,
+        players=n,
+        games=games,
+        seed=seed,
+        options=options,
+        schedule="table",
     )
+    stats = result.stats(str(model_path))
+    return {"win_rate": stats.win_rate, "low": stats.win_low, "high": stats.win_high}
 
 
 def plot_learning_curve(csv_path: Path, png_path: Path, opponents: tuple[str, ...]) -> None:

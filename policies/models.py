@@ -196,6 +196,8 @@ def load_model_policy(
     ``config=None`` uses the rules stored in the file (at its first table size).
     """
     weights, meta = read_model(path)
+    if meta["game"] != game:
+        raise ValueError(f"{str(path)!r} was trained for {meta['game']!r}, not {game!r}")
     if config is None:
         config = game_module(game).Config(
             num_players=meta["table_sizes"][0],

@@ -86,6 +86,9 @@ class SingleAgentEnv(gym.Env):
         if not opponents:
             raise ValueError("the opponent pool is empty")
         self._pool: list[Opponent] = list(opponents)
+        for opp in self._pool:  # fail now on a bad name or model file, not mid-training
+            if isinstance(opp, str):
+                make_policy(opp, game=game, config=first.config, seed=0)
         self._weights = None if weights is None else list(weights)
         self._check_weights()
         self.render_mode = render_mode

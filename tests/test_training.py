@@ -1,0 +1,142 @@
+"""Training end to end (tiny real runs) and the model file format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from policies import make_policy
+from policies.models import load_model_policy, read_model, save_model
+from schnauz_env.schnauz import SchnauzConfig
+
+pytest.importorskip("sb3_contrib")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    """A few thousand steps of MaskablePPO, end to end: train, save, export, evaluate, plot."""
+    from training.train import Args, train
+
+    out = tmp_path_factory.mktemp("runs")
+    args = Args(
+        total_steps=2048,
+        table_sizes=(3, 4),
+        opponents=("random", "greedy"),
+        self_play_every=1024,
+        self_play_keep=1,
+        num_envs=2,
+        n_steps=256,
+        batch_size=256,
+        n_epochs=1,
+        eval_every=0,
+        eval_games=8,
+        eval_opponents=("random", "greedy"),
+        run_dir=str(out),
+        run_name="tiny",
+        progress_bar=False,
+    )
+    return train(args)
+
+
+def test_tiny_training_run_writes_everything(tiny_run: Path):
+    for name in ("model.npz", "model.zip", "eval.csv", "learning_curve.png", "args.json"):
+        assert (tiny_run / name).is_file(), name
+    assert list((tiny_run / "snapshots").glob("*.npz")), "self-play snapshots were taken"
+    assert any((tiny_run / "tb").rglob("events.*")), "TensorBoard logs were written"
+    rows = (tiny_run / "eval.csv").read_text().strip().splitlines()
+    assert rows[0].startswith("step,win_random,")
+    assert len(rows) >= 2  # the final evaluation
+
+
+def test_exported_model_plays_legally_and_is_found_by_name(tiny_run: Path):
+    from policies.evaluate import evaluate
+
+    path = str(tiny_run / "model.npz")
+    policy = make_policy(path, game="schnauz", config=SchnauzConfig(num_players=4), seed=0)
+    assert policy.meta["table_sizes"] == [3, 4]
+    result = evaluate([path, "random", "random", "random"], players=4, games=8, workers=1, seed=1)
+    assert result.stats(path).seat_games == 8
+
+
+def test_export_matches_the_torch_policy(tiny_run: Path):
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(tiny_run / "model.zip", device="cpu")
+    policy = load_model_policy(tiny_run / "model.npz", config=SchnauzConfig(num_players=4))
+    from schnauz_env import schnauz_v0
+
+    env = schnauz_v0.raw_env(num_players=4)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"].astype(bool)
+        torch_action, _ = model.predict(obs["observation"], action_masks=mask, deterministic=True)
+        assert policy.act(obs["observation"], obs["action_mask"]) == int(torch_action)
+        checked += 1
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked > 20
+
+
+def test_model_under_other_rules_is_refused(tiny_run: Path):
+    path = tiny_run / "model.npz"
+    with pytest.raises(ValueError, match="other rules.*deck"):
+        load_model_policy(path, config=SchnauzConfig(num_players=4, deck="A9"))
+    with pytest.raises(ValueError, match="other rules.*ties"):
+        make_policy(str(path), config=SchnauzConfig(ties="share"))
+    with pytest.raises(ValueError, match="trained for 'schnauz'"):
+        load_model_policy(path, game="scat")
+    # Table size, dealer and episode length do not change what the model sees.
+    load_model_policy(path, config=SchnauzConfig(num_players=6, first_dealer=2, episode="round"))
+
+
+def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_path: Path):
+    weights, meta = read_model(tiny_run / "model.npz")
+    config = SchnauzConfig()
+    old = save_model(
+        tmp_path / "old.npz", weights, "schnauz", config, [4], meta["activation"], meta["obs_size"], 14
+    )
+    with np.load(old) as data:
+        arrays = dict(data)
+    header = json.loads(str(arrays["meta"]))
+    header["obs_version"] = 0
+    arrays["meta"] = np.array(json.dumps(header))
+    np.savez(old, **arrays)
+    with pytest.raises(ValueError, match="observation layout v0"):
+        load_model_policy(old)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "not a readable"),
+        (b"PK\x03\x04garbage", "not a readable"),
+        (b"this is not a model", "not a readable"),
+    ],
+)
+def test_corrupt_model_files_are_refused(tmp_path: Path, content: bytes, message: str):
+    path = tmp_path / "broken.npz"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        load_model_policy(path)
+
+
+def test_truncated_and_foreign_files_are_refused(tiny_run: Path, tmp_path: Path):
+    data = (tiny_run / "model.npz").read_bytes()
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="not a readable"):
+        load_model_policy(cut)
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array(json.dumps({"format": "something-else"})))
+    with pytest.raises(ValueError):
+        load_model_policy(other)
+    with pytest.raises(ValueError, match="does not exist"):
+        load_model_policy(tmp_path / "missing.npz")

@@ -2,7 +2,8 @@
 
     pip install -e ".[train]"
     python -m training.train --total-steps 2000000 --table-sizes 4 \
-        --opponents greedy expert --self-play-every 200000 --run-name schnauz4
+        --opponents greedy expert --self-play-every 200000 --run-name schnauz4 \
+        --pretrain-teacher expert
 
 Reads top to bottom (CleanRL style): the settings are the :class:`Args` dataclass
 (each field's docstring is its ``--help``); every generator is seeded; the run
@@ -66,6 +67,12 @@ class Args:
     """entropy bonus"""
     net_arch: tuple[int, ...] = (128, 128)
     """hidden layers of the policy and value networks"""
+    pretrain_teacher: str = ""
+    """clone this policy (e.g. expert) before PPO: behaviour cloning on its games (empty: off)"""
+    pretrain_games: int = 2000
+    """teacher games (all seats the teacher) to clone, split over the table sizes"""
+    pretrain_epochs: int = 5
+    """behaviour-cloning epochs"""
     eval_every: int = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
     eval_games: int = 200
@@ -162,6 +169,24 @@ def train(args: Args) -> Path:
     )
     table_sizes = list(args.table_sizes)
     history: list[dict[str, Any]] = []
+    if args.pretrain_teacher:
+        from training.pretrain import collect, pretrain
+
+        parts = [
+            collect(
+                args.pretrain_teacher,
+                args.game,
+                probe._raw[n].config,
+                max(1, args.pretrain_games // len(table_sizes)),
+                seed=args.seed,
+            )
+            for n in table_sizes
+        ]
+        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
+        print(
+            f"cloned {args.pretrain_teacher} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"
+        )
 
     def export(path: Path) -> Path:
         return export_sb3(model, path, args.game, probe._raw[table_sizes[0]].config, table_sizes)

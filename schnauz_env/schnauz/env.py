@@ -13,7 +13,7 @@ env = schnauz_v0.env(num_players=4, render_mode="ansi")
 | Registry | `pettingzoo.make("aec", "schnauz_env/schnauz_v0")` after `import schnauz_env` |
 | Actions | Discrete |
 | Parallel API | No |
-| Manual control | No (see `policies` and the demo: `python -m schnauz_env`) |
+| Manual control | Yes: `schnauz play` (the terminal game; `pip install -e ".[play]"`) |
 | Agents | `agents = ['player_0', ..., 'player_{n-1}']` |
 | Number of agents | 2 to 6 |
 | Action shape | `Discrete(14)` |

@@ -176,6 +176,8 @@ class ExpertPolicy(Policy):
     risk = 0.3
     #: Weight of a hand's expected gain from one more card when choosing a discard.
     potential = 0.5
+    #: Random draws an opponent is assumed to have kept the best of, per circle played.
+    opponent_draws = 1.0
 
     def __init__(
         self, config: Any = None, seed: int | None = None, arg: str | None = None, **_: Any
@@ -250,7 +252,7 @@ class ExpertPolicy(Policy):
         m = len(view.active)
         initial_stock = 52 - cfg.hand_size * m - 1
         rounds_played = max(0, initial_stock - view.stock_size) / m
-        draws = min(int(rounds_played) + 1, 6)
+        draws = min(int(rounds_played * self.opponent_draws) + 1, 8)
         size = cfg.hand_size
         rng = self.rng
         strict = 0

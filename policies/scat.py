@@ -252,7 +252,7 @@ class ExpertPolicy(Policy):
         m = len(view.active)
         initial_stock = 52 - cfg.hand_size * m - 1
         rounds_played = max(0, initial_stock - view.stock_size) / m
-        draws = min(int(rounds_played * self.opponent_draws) + 1, 8)
+        draws = min(int(rounds_played * self.opponent_draws) + 1, 6)
         size = cfg.hand_size
         rng = self.rng
         strict = 0

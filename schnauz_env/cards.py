@@ -85,6 +85,15 @@ CODES: tuple[str, ...] = tuple(c.code for c in ALL_CARDS)
 SYMBOLS: tuple[str, ...] = tuple(c.symbol for c in ALL_CARDS)
 
 
+def card_points(card: int) -> int:
+    """Points of one card in the 31 family (Schnauz, Scat): number cards their face
+    value, J = Q = K = 10, A = 11."""
+    r = int(card) >> 2
+    if r == 12:
+        return 11
+    return 10 if r >= 8 else r + 2
+
+
 def make_card(rank: int, suit: int) -> Card:
     """The card of rank index ``rank`` (0 = ``2`` .. 12 = ``A``) and suit index ``suit``."""
     return ALL_CARDS[rank * 4 + suit]

@@ -92,7 +92,9 @@ def test_illegal_action_loses_or_raises():
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     _, reward, done, _, info = env.step(illegal)
     assert (reward, done, info["illegal_action"]) == (-1.0, True, illegal)
-    strict = SingleAgentEnv(table_sizes=(3,), opponents=[Uniform(None)], seed=2, illegal_action="raise")
+    strict = SingleAgentEnv(
+        table_sizes=(3,), opponents=[Uniform(None)], seed=2, illegal_action="raise"
+    )
     strict.reset(seed=0)
     with pytest.raises(ValueError, match="legal actions"):
         strict.step(illegal)
@@ -101,7 +103,10 @@ def test_illegal_action_loses_or_raises():
 def test_passes_the_gymnasium_and_sb3_checkers():
     from gymnasium.utils.env_checker import check_env
 
-    check_env(SingleAgentEnv(table_sizes=(2, 4, 6), opponents=[Uniform(None)], seed=1), skip_render_check=True)
+    check_env(
+        SingleAgentEnv(table_sizes=(2, 4, 6), opponents=[Uniform(None)], seed=1),
+        skip_render_check=True,
+    )
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
     sb3.check_env(SingleAgentEnv(table_sizes=(4,), opponents=["random"], seed=1))
 

@@ -72,7 +72,7 @@ def test_export_matches_the_torch_policy(tiny_run: Path):
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     checked = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
@@ -87,9 +87,9 @@ def test_export_matches_the_torch_policy(tiny_run: Path):
 
 def test_model_under_other_rules_is_refused(tiny_run: Path):
     path = tiny_run / "model.npz"
-    with pytest.raises(ValueError, match="other rules.*deck"):
+    with pytest.raises(ValueError, match=r"other rules.*deck"):
         load_model_policy(path, config=SchnauzConfig(num_players=4, deck="A9"))
-    with pytest.raises(ValueError, match="other rules.*ties"):
+    with pytest.raises(ValueError, match=r"other rules.*ties"):
         make_policy(str(path), config=SchnauzConfig(ties="share"))
     with pytest.raises(ValueError, match="trained for 'schnauz'"):
         load_model_policy(path, game="scat")
@@ -101,7 +101,14 @@ def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_pa
     weights, meta = read_model(tiny_run / "model.npz")
     config = SchnauzConfig()
     old = save_model(
-        tmp_path / "old.npz", weights, "schnauz", config, [4], meta["activation"], meta["obs_size"], 14
+        tmp_path / "old.npz",
+        weights,
+        "schnauz",
+        config,
+        [4],
+        meta["activation"],
+        meta["obs_size"],
+        14,
     )
     with np.load(old) as data:
         arrays = dict(data)

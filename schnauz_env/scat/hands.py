@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from schnauz_env.cards import SUIT_SYMBOLS, Card, format_cards, parse_card, parse_cards
-from schnauz_env.schnauz.hands import card_points
+from schnauz_env.cards import SUIT_SYMBOLS, Card, card_points, format_cards, parse_card, parse_cards
 
 #: Points of every card index 0..51 (looked up in the engine's inner loop).
 POINTS: tuple[int, ...] = tuple(card_points(c) for c in range(52))

@@ -28,20 +28,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from schnauz_env.cards import SUIT_SYMBOLS, Card, format_cards, parse_card, parse_cards
+from schnauz_env.cards import (
+    SUIT_SYMBOLS,
+    Card,
+    card_points,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 
 FIRE, SCHNAUZ, THIRTY_HALF, POINTS = 3, 2, 1, 0
 CATEGORY_NAMES = {FIRE: "Fire", SCHNAUZ: "Schnauz", THIRTY_HALF: "30½", POINTS: "points"}
 _CAT_SHIFT = 20
 ACE = 12
-
-
-def card_points(card: int) -> int:
-    """Points of one card: number cards their face value, J = Q = K = 10, A = 11."""
-    r = card >> 2
-    if r == ACE:
-        return 11
-    return 10 if r >= 8 else r + 2
 
 
 def suit_strength(suit: int) -> int:

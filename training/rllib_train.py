@@ -1,0 +1,377 @@
+"""Train a Schnauz (or Scat / Thirteen) agent with Ray RLlib's PPO, on a laptop or a cluster.
+
+    pip install -e ".[rllib]"
+    python -m training.rllib_train --iterations 200 --opponents greedy expert \
+        --self-play-every 20 --num-env-runners 1 --run-name schnauz4
+    # on a Ray cluster (run on the head node, or anywhere `ray.init(address=...)` reaches):
+    python -m training.rllib_train --address auto --num-env-runners 32 --num-learners 2 \
+        --train-batch-size 32000 --iterations 500
+
+PPO on RLlib's new API stack (RLModule, Learner, ConnectorV2). The environment is
+:class:`training.rllib_env.TableEnv`: the learner's seats of a table are RLlib's agents
+(all mapped to the module ``"learner"``), every other seat is played inside the env by
+an opponent drawn from the pool: the baselines, plus frozen snapshots of the learner
+added every ``--self-play-every`` iterations. The module is
+:class:`training.rllib_module.MaskedMLPModule` (illegal actions masked out).
+
+Reads top to bottom (CleanRL style): the settings are :class:`Args` (each field's
+docstring is its ``--help``); every generator is seeded; ``runs/<run-name>`` receives
+``args.json``, RLlib checkpoints (``checkpoints/iter_N``, resumable with ``--resume``),
+``progress.csv`` (steps, throughput, the learner's win rate and illegal actions per
+iteration), the evaluation history (``eval.csv``, through :mod:`policies.evaluate`),
+a learning-curve PNG, and the final module exported to ``model.npz``, a numpy model
+file that plays in ``schnauz play`` and the harness without torch or ray.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+MODULE_ID = "learner"
+ENV_NAME = "schnauz_env_table"
+
+
+@dataclass
+class Args:
+    game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
+    """the game to train"""
+    rules: tuple[str, ...] = ()
+    """rule options as key=value (e.g. deck=A9 lives=2); the table size comes from --table-sizes"""
+    table_sizes: tuple[int, ...] = (4,)
+    """table sizes to sample per episode"""
+    learner_seats: int = 1
+    """seats the learner plays at each table (more than 1: it also plays itself, live)"""
+    opponents: tuple[str, ...] = ("random", "greedy", "expert")
+    """the opponent pool: policy names or model files"""
+    opponent_weights: tuple[float, ...] = ()
+    """sampling weight per opponent (default: uniform)"""
+    self_play_every: int = 0
+    """add a frozen snapshot of the learner to the pool every this many iterations (0: never)"""
+    self_play_keep: int = 3
+    """keep at most this many snapshots in the pool (oldest dropped)"""
+    iterations: int = 100
+    """training iterations (each samples --train-batch-size learner decisions per learner)"""
+    seed: int = 0
+    """seed of the environments, the opponents, torch and the evaluation deals"""
+    address: str = ""
+    """Ray cluster to join (ray.init(address=...), e.g. "auto" on a cluster node); empty: start Ray here"""
+    num_cpus: int = 0
+    """CPUs of a Ray started here (0: every core); ignored with --address"""
+    num_env_runners: int = 1
+    """remote env runners sampling in parallel (0: sample in this process)"""
+    num_envs_per_env_runner: int = 1
+    """environments per env runner (vectorised in the runner)"""
+    num_cpus_per_env_runner: float = 1.0
+    """CPUs Ray reserves per env runner"""
+    num_learners: int = 0
+    """remote learner actors (0: learn in this process; more: data-parallel updates)"""
+    num_gpus_per_learner: float = 0.0
+    """GPUs per learner actor (0: CPU)"""
+    train_batch_size: int = 4000
+    """learner decisions per iteration, per learner"""
+    minibatch_size: int = 512
+    """PPO minibatch size"""
+    num_epochs: int = 5
+    """PPO epochs per iteration"""
+    lr: float = 3e-4
+    """Adam learning rate"""
+    gamma: float = 0.997
+    """discount factor"""
+    lambda_: float = 0.95
+    """GAE lambda"""
+    entropy_coeff: float = 0.01
+    """entropy bonus"""
+    clip_param: float = 0.2
+    """PPO clip range"""
+    net_arch: tuple[int, ...] = (128, 128)
+    """hidden layers of the actor and the critic"""
+    activation: Literal["tanh", "relu"] = "tanh"
+    """hidden activation (both export to the numpy model format)"""
+    checkpoint_every: int = 10
+    """save an RLlib checkpoint every this many iterations (0: only at the end)"""
+    eval_every: int = 10
+    """evaluate against the baselines every this many iterations (0: only at the end)"""
+    eval_games: int = 200
+    """duplicate games per baseline at each evaluation"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
+    """baselines to evaluate against (the learner against copies of each)"""
+    eval_table_size: int = 4
+    """table size of the evaluations"""
+    eval_workers: int = 1
+    """processes for the evaluation games (the harness's workers)"""
+    run_dir: str = "runs"
+    """parent directory of the run"""
+    run_name: str = ""
+    """run directory name (default: from the settings)"""
+    resume: str = ""
+    """an RLlib checkpoint directory to continue from (same settings)"""
+
+
+def run_name(args: Args) -> str:
+    return args.run_name or (
+        f"rllib_{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
+        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{args.seed}_{int(time.time())}"
+    )
+
+
+def env_config(args: Args, rules: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`TableEnv` settings of a run."""
+    return {
+        "game": args.game,
+        "rules": rules,
+        "table_sizes": list(args.table_sizes),
+        "opponents": list(args.opponents),
+        "weights": list(args.opponent_weights) or None,
+        "learner_seats": args.learner_seats,
+        "seed": args.seed,
+    }
+
+
+def build_config(args: Args, rules: dict[str, Any]) -> Any:
+    """The RLlib ``PPOConfig`` of a run (new API stack, one trainable module)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from training.rllib_env import TableMetrics
+    from training.rllib_module import MaskedMLPModule
+
+    module = RLModuleSpec(
+        module_class=MaskedMLPModule,
+        model_config={"hidden": list(args.net_arch), "activation": args.activation},
+    )
+    return (
+        PPOConfig()
+        .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
+        .environment(ENV_NAME, env_config=env_config(args, rules))
+        .env_runners(
+            num_env_runners=args.num_env_runners,
+            num_envs_per_env_runner=args.num_envs_per_env_runner,
+            num_cpus_per_env_runner=args.num_cpus_per_env_runner,
+            rollout_fragment_length="auto",
+        )
+        .learners(num_learners=args.num_learners, num_gpus_per_learner=args.num_gpus_per_learner)
+        .training(
+            train_batch_size_per_learner=args.train_batch_size,
+            minibatch_size=args.minibatch_size,
+            num_epochs=args.num_epochs,
+            lr=args.lr,
+            gamma=args.gamma,
+            lambda_=args.lambda_,
+            entropy_coeff=args.entropy_coeff,
+            clip_param=args.clip_param,
+            # Returns lie in [-1, 1]: the default value clip (10) never bites; keep it off.
+            vf_clip_param=float("inf"),
+        )
+        .multi_agent(
+            policies={MODULE_ID},
+            policy_mapping_fn=map_to_learner,
+            policies_to_train=[MODULE_ID],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE_ID: module}))
+        .callbacks(TableMetrics)
+        .debugging(seed=args.seed)
+    )
+
+
+def map_to_learner(agent_id: str, episode: Any, **kwargs: Any) -> str:
+    """Policy mapping: every exposed seat is the learner (opponents play inside the env)."""
+    return MODULE_ID
+
+
+def learner_module(algo: Any, args: Args) -> Any:
+    """A fresh copy of the learner's module with the learner group's current weights."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from training.rllib_env import TableEnv
+    from training.rllib_module import MaskedMLPModule
+
+    probe = TableEnv({k: v for k, v in algo.config.env_config.items() if k != "seed"})
+    agent = probe.possible_agents[0]
+    module = RLModuleSpec(
+        module_class=MaskedMLPModule,
+        observation_space=probe.observation_spaces[agent],
+        action_space=probe.action_spaces[agent],
+        model_config={"hidden": list(args.net_arch), "activation": args.activation},
+    ).build()
+    module.set_state(algo.learner_group.get_weights([MODULE_ID])[MODULE_ID])
+    module.eval()
+    return module
+
+
+def set_pool(algo: Any, pool: list[Any]) -> list[list[str]]:
+    """Give every environment of every env runner (local and remote) a new opponent pool.
+
+    Returns the pool each environment now holds (names), read back from the runners.
+    An env runner that Ray restarts after a failure starts again with the base pool."""
+
+    def apply(runner: Any) -> list[list[str]]:
+        envs = getattr(runner, "env", None)
+        if envs is None:  # the local runner of a run with remote runners has no env
+            return []
+        for env in envs.envs:
+            env.unwrapped.set_pool(pool)
+        return [env.unwrapped.pool for env in envs.envs]
+
+    held = algo.env_runner_group.foreach_env_runner(apply, local_env_runner=True)
+    return [names for runner in held for names in runner]
+
+
+def evaluate_model(
+    path: Path, args: Args, rules: dict[str, Any], opponent: str
+) -> dict[str, float]:
+    """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
+    from policies.evaluate import evaluate
+
+    n = args.eval_table_size
+    result = evaluate(
+        [str(path)] + [opponent] * (n - 1),
+        game=args.game,
+        players=n,
+        games=args.eval_games,
+        seed=args.seed + 7,
+        options=rules,
+        schedule="table",
+        workers=args.eval_workers,
+    )
+    s = result.stats(str(path))
+    return {"win_rate": s.win_rate, "low": s.win_low, "high": s.win_high, "games": s.seat_games}
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else round(float(value), 4)
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def train(args: Args) -> Path:
+    """Train as ``args`` says; returns the run directory."""
+    import ray
+    import torch
+    from ray.tune.registry import register_env
+
+    from policies.models import load_model_policy
+    from schnauz_env.games import game_module
+    from training.rllib_env import TableEnv
+    from training.rllib_module import export_module
+    from training.train import parse_rules, plot_learning_curve
+
+    rules = parse_rules(args.rules)
+    # Validate everything before Ray starts.
+    probe = TableEnv(env_config(args, rules))
+    eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
+    export_config = probe._raw[args.table_sizes[0]].config
+    if args.self_play_every < 0 or args.iterations < 1:
+        raise ValueError("iterations must be at least 1 and self_play_every at least 0")
+
+    out = Path(args.run_dir) / run_name(args)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    torch.manual_seed(args.seed)
+
+    if not ray.is_initialized():
+        if args.address:
+            ray.init(address=args.address)
+        else:
+            ray.init(num_cpus=args.num_cpus or None, include_dashboard=False)
+    register_env(ENV_NAME, TableEnv)
+    algo = build_config(args, rules).build_algo()
+    if args.resume:
+        algo.restore_from_path(str(Path(args.resume).resolve()))
+
+    def export(path: Path) -> Path:
+        return export_module(
+            learner_module(algo, args),
+            path,
+            args.game,
+            export_config,
+            list(args.table_sizes),
+            extra={"iteration": algo.iteration},
+        )
+
+    history: list[dict[str, Any]] = []
+    progress: list[dict[str, Any]] = []
+
+    def evaluate(path: Path) -> None:
+        row: dict[str, Any] = {"step": steps, "iteration": algo.iteration}
+        for opp in args.eval_opponents:
+            res = evaluate_model(path, args, rules, opp)
+            row[f"win_{opp}"] = res["win_rate"]
+            row[f"win_{opp}_lo"] = res["low"]
+            row[f"win_{opp}_hi"] = res["high"]
+        history.append(row)
+        _write_csv(out / "eval.csv", history)
+        print("eval", {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+
+    snapshots: list[Any] = []
+    pool = probe.pool  # as the env runners hold it, read back after each change
+    steps = 0
+    start = time.perf_counter()
+    for _ in range(args.iterations):
+        t0 = time.perf_counter()
+        result = algo.train()
+        runners = result.get("env_runners", {})
+        new_steps = int(runners.get("num_env_steps_sampled_lifetime", 0)) - steps
+        steps += new_steps
+        elapsed = time.perf_counter() - t0
+        it = algo.iteration
+        row = {
+            "iteration": it,
+            "env_steps": steps,
+            "env_steps_per_s": round(new_steps / elapsed, 1),
+            "seconds": round(time.perf_counter() - start, 2),
+            "episode_return_mean": _number(runners.get("episode_return_mean")),
+            "learner_win_rate": _number(runners.get("learner_win_rate")),
+            "learner_mean_place": _number(runners.get("learner_mean_place")),
+            "illegal_actions": int(runners.get("illegal_actions", 0)),
+            "pool": " ".join(pool),
+        }
+        progress.append(row)
+        _write_csv(out / "progress.csv", progress)
+        print({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+        if args.self_play_every and it % args.self_play_every == 0:
+            snap = export(out / "snapshots" / f"snapshot_iter_{it}.npz")
+            snapshots = [*snapshots, load_model_policy(snap, args.game, export_config)]
+            snapshots = snapshots[-args.self_play_keep :]
+            held = set_pool(algo, list(args.opponents) + snapshots)
+            if not held or any(names != held[0] for names in held):
+                raise RuntimeError(f"the env runners did not all take the new pool: {held}")
+            pool = held[0]
+        if args.checkpoint_every and it % args.checkpoint_every == 0:
+            algo.save_to_path(str((out / "checkpoints" / f"iter_{it}").resolve()))
+        if args.eval_every and it % args.eval_every == 0 and it < args.iterations:
+            evaluate(export(out / "checkpoints" / f"iter_{it}.npz"))
+
+    algo.save_to_path(str((out / "checkpoints" / f"iter_{algo.iteration}").resolve()))
+    final = export(out / "model.npz")
+    load_model_policy(final, args.game, eval_config)  # the export must load back
+    evaluate(final)
+    plot_learning_curve(out / "eval.csv", out / "learning_curve.png", args.eval_opponents)
+    algo.stop()
+    print(f"run directory: {out}\nmodel: {final}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    import tyro
+
+    args = tyro.cli(Args, args=argv, description=__doc__.split("\n")[0])
+    try:
+        train(args)
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+"""Information-set Monte Carlo tree search for Schnauz (``"ismcts"``, ``"ismcts:N"``).
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) with a fast greedy rollout:
+
+1. **Determinize.** Each simulation starts from a full state drawn from what this seat
+   knows (:func:`schnauz_env.schnauz.infoset.sample_state`): the cards the seat cannot
+   locate are dealt at random to the opponents' unknown hand slots and the stock; the
+   cards each opponent is publicly known to hold stay with them.
+2. **Select / expand.** One tree is shared by all determinizations. Its edges are the
+   moves *as this seat would see them*: our own moves by action number; an opponent's
+   swap by the table slot it takes and the card it puts down; an opponent's swap-all or
+   exchange by the hand it reveals; pass, knock and keep as themselves. A node's
+   children are chosen by UCB1 over the edges legal in the current determinization,
+   with availability counts in place of the parent's visits. Every player maximises
+   its own reward at its own nodes.
+3. **Roll out** to the end of the round with a fast policy: the dealer keeps an
+   average-or-better hand, a player knocks at ``rollout_knock`` points or more, else
+   makes its best swap (a random legal move with probability ``epsilon``).
+4. **Back up** the round's outcome: ``-1`` for each player who lost a life, ``-1 -
+   out_penalty`` for a player it put out, ``0`` for the rest.
+
+The move played is the most visited edge at the root. ``simulations`` (the budget) is
+the number of determinizations per move: ``"ismcts:400"`` plays with 400. The default
+keeps a move well under a second on one core (time per move is in the README's
+leaderboard and ``docs/evaluation.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import random as _random
+from typing import Any
+
+import numpy as np
+
+from policies.base import Policy
+from policies.schnauz import (
+    DEFAULT_SKILL,
+    ExpertPolicy,
+    best_action,
+    candidates,
+    hand_tables,
+    sample_hands,
+)
+from schnauz_env.schnauz.config import SchnauzConfig
+from schnauz_env.schnauz.engine import (
+    DEALER_CHOICE,
+    EXCHANGE,
+    KEEP,
+    KNOCK,
+    PASS,
+    SWAP_ALL,
+    TURNS,
+    RoundResult,
+    SchnauzState,
+)
+from schnauz_env.schnauz.infoset import decode_observation, sample_state
+
+DEFAULT_SIMULATIONS = 200
+
+
+class Node:
+    """Statistics of one edge of the search tree (and the node it leads to)."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class ISMCTSPolicy(Policy):
+    """Single-observer ISMCTS with determinization and greedy rollouts (module docs)."""
+
+    name = "ismcts"
+    game = "schnauz"
+
+    def __init__(
+        self,
+        config: Any = None,
+        seed: int | None = None,
+        arg: str | None = None,
+        simulations: int = DEFAULT_SIMULATIONS,
+        exploration: float = 0.7,
+        rollout_knock: float = 26.0,
+        epsilon: float = 0.0,
+        out_penalty: float = 1.0,
+        skill: int | tuple[int, int, int] = DEFAULT_SKILL,
+        opponents: str = "model",
+        width: int = 4,
+        **_: Any,
+    ) -> None:
+        super().__init__(config if config is not None else SchnauzConfig(), seed)
+        if arg:
+            try:
+                simulations = int(arg)
+            except ValueError:
+                raise ValueError(
+                    f"bad ismcts budget {arg!r}: write 'ismcts:N' with N simulations per move"
+                ) from None
+            self.name = f"ismcts:{arg}"
+        if simulations < 1:
+            raise ValueError(f"ismcts needs at least 1 simulation per move, got {simulations}")
+        if opponents not in ("model", "tree"):
+            raise ValueError(f"opponents must be 'model' or 'tree', got {opponents!r}")
+        self.simulations = int(simulations)
+        self.exploration = exploration
+        self.rollout_knock = rollout_knock
+        self.epsilon = epsilon
+        self.out_penalty = out_penalty
+        self.skill = skill
+        self.opponents = opponents
+        self.width = width
+        self._heuristic = ExpertPolicy(self.config, seed=seed)
+        self.tables = hand_tables(self.config)
+        self._rnd = _random.Random(int(self.rng.integers(2**63)))
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self._rnd = _random.Random(int(self.rng.integers(2**63)))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        view = decode_observation(observation, self.config)
+        root = Node()
+        key = self.tables.key
+        allowed = self._root_moves(view, legal)
+        for _ in range(self.simulations):
+            hands = sample_hands(view, key, self._rnd, self.skill) if self.skill != 1 else None
+            state = sample_state(view, self.config, self.rng, action_mask, hands=hands)
+            self._simulate(root, state, allowed)
+        visits = {a: root.children[a].visits for a in legal if a in root.children}
+        return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))
+
+    def _root_moves(self, view: Any, legal: np.ndarray) -> set[int] | None:
+        """The root's candidate moves: the ``width`` best by the expert's hand value (or
+        by the hand's showdown key in the final circle), plus pass and knock."""
+        if self.width <= 0 or view.phase == DEALER_CHOICE:
+            return None
+        moves = candidates(view.hand, view.table)
+        if view.phase == TURNS:
+            ranked = sorted(self._heuristic.move_values(view, moves), reverse=True)
+        else:
+            key = self.tables.key
+            ranked = sorted(((key[h[0]][h[1]][h[2]], a) for a, h, _ in moves), reverse=True)
+        allowed = {a for _, a in ranked[: self.width]} | {PASS, KNOCK}
+        return {int(a) for a in legal if a in allowed}
+
+    # ---------------------------------------------------------------- search
+    def _edge(self, state: SchnauzState, action: int) -> Any:
+        """The edge key of ``action`` by the player to act, as seat 0 would see it."""
+        if state.current == 0 or action in (KEEP, PASS, KNOCK):
+            return action
+        hand = state.hands[state.current]
+        if action < SWAP_ALL:
+            i, j = divmod(action - 2, 3)
+            return 100 + 64 * j + hand[i]  # the table slot taken and the card put down
+        return (action, *hand)  # swap all or exchange reveal the whole hand
+
+    def _simulate(self, root: Node, state: SchnauzState, allowed: set[int] | None = None) -> None:
+        c = self.exploration
+        model = self.opponents == "model"
+        node = root
+        path: list[tuple[Node, int]] = []
+        result: RoundResult | None = None
+        while result is None:
+            mover = state.current
+            if model and mover != 0:
+                # Opponents play the model policy; the tree only records what seat 0 sees.
+                action = self._model_action(state)
+                edge = self._edge(state, action)
+                child = node.children.get(edge)
+                if child is None:
+                    child = node.children[edge] = Node()
+                node = child
+                result = state.apply(action)
+                continue
+            legal = state.legal_actions()
+            if node is root and allowed is not None:
+                legal = [a for a in legal if a in allowed]
+            children = node.children
+            edges = [(self._edge(state, a), a) for a in legal]
+            untried = []
+            for e in edges:
+                child = children.get(e[0])
+                if child is None:
+                    untried.append(e)
+                else:
+                    child.avail += 1
+            if untried:
+                edge, action = untried[int(self._rnd.random() * len(untried))]
+                child = children[edge] = Node()
+                path.append((child, mover))
+                result = state.apply(action)
+                if result is None:
+                    result = self._rollout(state)
+                break
+            best, best_score = None, -math.inf
+            for edge, action in edges:
+                child = children[edge]
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = (child, action), score
+            node, action = best
+            path.append((node, mover))
+            result = state.apply(action)
+        rewards = self._rewards(result, state.n)
+        for child, mover in path:
+            child.visits += 1
+            child.reward += rewards[mover]
+
+    def _rewards(self, result: RoundResult, n: int) -> list[float]:
+        rewards = [0.0] * n
+        for s in result.losers:
+            rewards[s] = -1.0
+        for s in result.went_out:
+            rewards[s] = -1.0 - self.out_penalty
+        return rewards
+
+    def _model_action(self, state: SchnauzState) -> int:
+        """The fast policy of rollouts and modelled opponents."""
+        pts = self.tables.pts
+        hand = state.hands[state.current]
+        phase = state.phase
+        if phase == DEALER_CHOICE:
+            return KEEP if pts[hand[0]][hand[1]][hand[2]] >= 16.0 else EXCHANGE
+        if self.epsilon and self._rnd.random() < self.epsilon:
+            legal = state.legal_actions()
+            return legal[int(self._rnd.random() * len(legal))]
+        if (
+            phase == TURNS
+            and pts[hand[0]][hand[1]][hand[2]] >= self.rollout_knock
+            and state.knock_allowed()
+        ):
+            return KNOCK
+        return best_action(self.tables.key, hand, state.table)[1]
+
+    def _rollout(self, state: SchnauzState) -> RoundResult:
+        """Play to the end of the round with the model policy for every seat."""
+        model = self._model_action
+        while True:
+            result = state.apply(model(state))
+            if result is not None:
+                return result
+
+
+__all__ = ["DEFAULT_SIMULATIONS", "ISMCTSPolicy"]

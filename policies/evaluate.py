@@ -587,8 +587,7 @@ def evaluate(
     ``seed`` fixes the deals (the same in every table) and the policies' seeds, so a
     run is reproducible whatever the number of workers.
     """
-    gm = game_module(game)
-    config = gm.Config(num_players=players, **(options or {}))
+    config = _make_config(game, players, options or {})
     specs: dict[str, PolicySpec] = {}
     labels = []
     for p in policies:
@@ -659,6 +658,13 @@ def evaluate(
         turn_limits=sum(r.turn_limits for r in records),
         tables=table_info,
     )
+
+
+def _make_config(game: str, players: int, options: dict[str, Any]) -> Any:
+    """The game's rules config; unknown options raise ``ValueError`` listing the allowed."""
+    from schnauz_env.common.options import make_config
+
+    return make_config(game_module(game).Config, {"num_players": players, **options}, game)
 
 
 def _config_dict(config: Any) -> dict[str, Any]:
@@ -827,7 +833,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.workers is not None and args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     try:
-        config = game_module(args.game).Config(num_players=args.players, **options)
+        config = _make_config(args.game, args.players, options)
     except (ValueError, TypeError) as err:
         parser.error(f"bad table or rule option: {err}")
     for name in args.policies:

@@ -307,6 +307,9 @@ class ExpertParams:
     """Risk share used instead of ``knock_share`` when no move would improve the hand."""
     min_knock: float = 19.0
     """Never knock below these points (saves simulating hopeless knocks)."""
+    patience: int = 12
+    """After this many of its own turns in one round the risk limit grows (by one more
+    ``patience``-th each turn), so two careful players cannot swap forever."""
     lookahead: float = 0.5
     """Weight of the one-more-card expected value in the hand value on ordinary turns."""
     feed_penalty: float = 0.25
@@ -367,15 +370,23 @@ class ExpertPolicy(Policy):
         self.params = replace(params, **overrides) if overrides else params
         self.tables = hand_tables(self.config)
         self._rnd = _random.Random(int(self.rng.integers(2**63)))
+        self._round: tuple = ()
+        self._turns = 0
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if seed is not None:
             self._rnd = _random.Random(int(self.rng.integers(2**63)))
+        self._round, self._turns = (), 0
 
     # -------------------------------------------------------------- decisions
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         view = decode_observation(observation, self.config)
+        # Every round costs someone a life, so lives and outs tell the rounds apart.
+        round_id = (view.lives, view.out, view.dealer)
+        if round_id != self._round:
+            self._round, self._turns = round_id, 0
+        self._turns += 1
         if view.phase == DEALER_CHOICE:
             return self._dealer_choice(view)
         key = self.tables.key
@@ -400,6 +411,8 @@ class ExpertPolicy(Policy):
         limit *= 1.0 + p.lives_slope * (view.lives[0] - sum(others) / len(others))
         if view.swimming[0]:
             limit *= p.swim_factor
+        if self._turns > p.patience:
+            limit *= 1.0 + (self._turns - p.patience) / p.patience
         return limit
 
     def _should_knock(self, view: SeatView, stuck: bool = False) -> bool:

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
 
 from schnauz_env.batched.schnauz import BatchedSchnauz, reference_decks
-from schnauz_env.schnauz import SchnauzConfig, new_game
+from schnauz_env.schnauz import SchnauzConfig, SchnauzState, new_game
 from schnauz_env.schnauz.engine import NUM_ACTIONS
 from schnauz_env.schnauz.env import raw_env
 from schnauz_env.schnauz.observation import ObservationEncoder
@@ -113,8 +113,49 @@ def choose_actions(mask: np.ndarray, weights: np.ndarray, rng: np.random.Generat
     return keys.argmax(axis=1)
 
 
+class ReplayDecks:
+    """Records the generator of every replay deal the reference makes.
+
+    The reference deals replays (``ties="share"``, everyone out at once) from
+    ``SchnauzState.replay_rng()``; while recording, each call also keeps an
+    identical generator, so the same permutations can be queued for the batched
+    engine.
+    """
+
+    def __init__(self) -> None:
+        self.clones: list[np.random.Generator] = []
+        self._orig = SchnauzState.replay_rng
+
+    def __enter__(self) -> ReplayDecks:
+        orig, clones = self._orig, self.clones
+
+        def replay_rng(state: SchnauzState) -> np.random.Generator:
+            clones.append(orig(state))
+            return orig(state)
+
+        SchnauzState.replay_rng = replay_rng
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        SchnauzState.replay_rng = self._orig
+
+    def queue(self, eng: BatchedSchnauz, g: int, state: SchnauzState) -> None:
+        """Give game ``g`` the decks of the replays the reference just dealt, if any."""
+        if self.clones:
+            rng = self.clones.pop()
+            count = len(state.last_result.replays)
+            nc = eng.config.deck_size
+            eng.queue_replay_decks(g, np.stack([rng.permutation(nc) for _ in range(count)]))
+        assert not self.clones
+
+
 def run_direct(config: SchnauzConfig, seeds: list[int], obs_rate: float, rng) -> dict[str, int]:
     """Lockstep: reference engine + ObservationEncoder against the batched engine."""
+    with ReplayDecks() as replays:
+        return _run_direct(config, seeds, obs_rate, rng, replays)
+
+
+def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str, int]:
     b, n = len(seeds), config.num_players
     dealers, perms = zip(*(reference_decks(config, s) for s in seeds), strict=True)
     eng = BatchedSchnauz(b, config, observe=True, auto_reset=False)
@@ -132,10 +173,17 @@ def run_direct(config: SchnauzConfig, seeds: list[int], obs_rate: float, rng) ->
     alive = list(range(b))
     while alive:
         actions = choose_actions(eng.mask, weights, rng)
+        actions_l = actions.tolist()
         mask_bits = (eng.mask.astype(np.int64) @ BITS).tolist()
         cur_before = eng.current.tolist()
+        results = {}
+        for g in alive:  # the reference moves first, so its replay decks can be queued
+            st = refs[g].state
+            assert st.current == cur_before[g], (config, seeds[g])
+            assert mask_bits[g] == _legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            results[g] = result = st.apply(actions_l[g])
+            replays.queue(eng, g, st)
         obs, mask, rewards, ended = eng.step(actions)
-        actions_l = actions.tolist()
         round_over = eng.round_over.tolist()
         ended_l = ended.tolist()
         current = eng.current.tolist()
@@ -147,10 +195,7 @@ def run_direct(config: SchnauzConfig, seeds: list[int], obs_rate: float, rng) ->
         for g in alive:
             ref = refs[g]
             st = ref.state
-            legal = st.legal_actions()
-            assert st.current == cur_before[g], (config, seeds[g])
-            assert mask_bits[g] == _legal_bits(legal, cache), (config, seeds[g])
-            result = st.apply(actions_l[g])
+            result = results[g]
             stats["steps"] += 1
             assert (result is not None) == bool(round_over[g]), (config, seeds[g])
             assert st.current == current[g] and st.phase == phase[g], (config, seeds[g])
@@ -195,6 +240,11 @@ def run_direct(config: SchnauzConfig, seeds: list[int], obs_rate: float, rng) ->
 
 def run_aec(config: SchnauzConfig, seeds: list[int], rng) -> int:
     """Lockstep with the real ``raw_env`` loop: every agent's view, reward, termination."""
+    with ReplayDecks() as replays:
+        return _run_aec(config, seeds, rng, replays)
+
+
+def _run_aec(config, seeds, rng, replays: ReplayDecks) -> int:
     b, n = len(seeds), config.num_players
     dealers, perms = zip(*(reference_decks(config, s) for s in seeds), strict=True)
     eng = BatchedSchnauz(b, config, observe=True, auto_reset=False)
@@ -220,18 +270,25 @@ def run_aec(config: SchnauzConfig, seeds: list[int], rng) -> int:
                     expect_mask = eng.mask[g] if s == eng.current[g] else 0
                     np.testing.assert_array_equal(got["action_mask"], expect_mask)
         actions = choose_actions(eng.mask, weights, rng)
-        _, _, rewards, ended = eng.step(actions)
-        still = []
+        seen = {}
         for g in alive:
             env = envs[g]
             env.step(int(actions[g]))
             steps += 1
-            expect = [env.rewards.get(a, 0.0) for a in names]
-            assert rewards[g].tolist() == expect, (config, seeds[g])
-            term = (eng.out[g] | eng.game_over[g]).tolist()
-            assert [env.terminations.get(a, True) for a in names] == term
+            replays.queue(eng, g, env.game)
+            seen[g] = (
+                [env.rewards.get(a, 0.0) for a in names],
+                [env.terminations.get(a, True) for a in names],
+            )
             while env.agents and env.terminations[env.agent_selection]:
                 env.step(None)
+        _, _, rewards, ended = eng.step(actions)
+        still = []
+        for g in alive:
+            env = envs[g]
+            expect_rewards, expect_terms = seen[g]
+            assert rewards[g].tolist() == expect_rewards, (config, seeds[g])
+            assert (eng.out[g] | eng.game_over[g]).tolist() == expect_terms
             assert bool(ended[g]) == (not env.agents)
             if env.agents:
                 still.append(g)

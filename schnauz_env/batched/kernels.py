@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched._jit import njit
+from schnauz_env.batched._jit import njit, unmanaged
 
 # --- actions and phases (the reference's values) -------------------------------
 KEEP, EXCHANGE, SWAP_BASE, SWAP_ALL, PASS, KNOCK = 0, 1, 2, 11, 12, 13
@@ -47,18 +47,23 @@ INSTANT_KEY = 2 << 20  # hand keys at or above this are Schnauz or Fire
 # --- cfg fields --------------------------------------------------------------------
 C_N, C_NC, C_LIVES, C_KNOCK_FIRST, C_RECYCLE, C_FIRE_ALL, C_MAX_TURNS = 0, 1, 2, 3, 4, 5, 6
 C_ROUND_EP, C_FIRST_DEALER, C_EXTERNAL, C_KEEP_KEY, C_KNOCK_KEY = 7, 8, 9, 10, 11
-NCFG = 12
+C_ROUND_DECKS = 12  # external mode: perms[:, :C_ROUND_DECKS] are round decks, the rest replays
+NCFG = 13
 
 # --- gs fields ---------------------------------------------------------------------
 F_DEALER, F_CURRENT, F_PHASE, F_KNOCKER, F_PASSES, F_TURNS, F_FINAL_LEFT = 0, 1, 2, 3, 4, 5, 6
 F_ROUND, F_OVER, F_NACTIVE, F_POS, F_STOCK_LEN, F_OOP_LEN, F_PERM_PTR = 7, 8, 9, 10, 11, 12, 13
 F_ERROR, F_REASON, F_LOSERS, F_WENT_OUT = 14, 15, 16, 17
-F_RES_KNOCKER, F_FIRE, F_REPLAYS = 18, 19, 20
+F_RES_KNOCKER, F_FIRE, F_REPLAYS, F_MAX_LIVES, F_RPTR, F_REND = 18, 19, 20, 21, 22, 23
 F_LIVES = 24  # 6 seats
 F_OUT = 30  # 6 seats
 NF = 36
 #: Error codes in ``gs[:, F_ERROR]``.
-ERR_ILLEGAL, ERR_NO_DECK = 1, 2
+ERR_ILLEGAL, ERR_NO_DECK, ERR_NO_REPLAY_DECK = 1, 2, 3
+#: The two generators of a game (columns of ``rng``): the deal (first dealer and
+#: shuffles, so a seed fixes every round's deck whatever the players do) and play
+#: (replay deals, random actions, the learner's seat).
+RNG_DEAL, RNG_PLAY = 0, 1
 
 # --- cards layout ------------------------------------------------------------------
 O_HANDS, O_TABLE, O_STOCK, O_OOP = 0, 18, 21, 61
@@ -70,27 +75,29 @@ L_RET, L_PLACE = 0, 6
 
 # --- observation layout (ObservationLayout's blocks for deck size nc) ----------------
 SEAT_FEATURES = 4
+#: Width of a view's write log: a count, then up to 99 indices (a view sets at most 91).
+LOG_WIDTH = 100
 
 
 # ------------------------------------------------------------------ small helpers
-@njit
-def rand32(rng, g):
-    """Next xorshift32 value (1 .. 2**32 - 1) of game ``g``'s generator."""
-    x = rng[g]
+@njit(inline=True)
+def rand32(rng, g, c):
+    """Next xorshift32 value (1 .. 2**32 - 1) of generator ``c`` of game ``g``."""
+    x = rng[g, c]
     x ^= (x << 13) & 0xFFFFFFFF
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
-    rng[g] = x
+    rng[g, c] = x
     return x
 
 
-@njit
-def rand_below(rng, g, k):
+@njit(inline=True)
+def rand_below(rng, g, c, k):
     """A uniform integer in ``0 .. k - 1`` (multiply-shift; k is tiny)."""
-    return (rand32(rng, g) * k) >> 32
+    return (rand32(rng, g, c) * k) >> 32
 
 
-@njit
+@njit(inline=True)
 def next_active(gs, g, n, seat):
     s = seat + 1
     if s >= n:
@@ -102,7 +109,7 @@ def next_active(gs, g, n, seat):
     return s
 
 
-@njit
+@njit(inline=True)
 def sort3(cards, g, off):
     a = cards[g, off]
     b = cards[g, off + 1]
@@ -118,13 +125,13 @@ def sort3(cards, g, off):
     cards[g, off + 2] = c
 
 
-@njit
+@njit(inline=True)
 def key3(keys, cards, g, off):
     """Hand key of the (sorted) three cards at ``cards[g, off:off + 3]``."""
     return keys[int(cards[g, off]), int(cards[g, off + 1]), int(cards[g, off + 2])]
 
 
-@njit
+@njit(inline=True)
 def popcount6(mask):
     k = 0
     for s in range(MAXP):
@@ -134,27 +141,32 @@ def popcount6(mask):
 
 # ------------------------------------------------------------------------ dealing
 @njit
-def draw_perm(cfg, gs, rng, perms, g, buf, row, off):
+def draw_perm(cfg, gs, rng, perms, g, buf, row, off, replay):
     """Write the next shuffled deck of game ``g`` into ``buf[row, off:off + nc]``.
 
-    External mode takes the next stored permutation (what ``rng.permutation(nc)``
-    returned in the reference); otherwise a Fisher-Yates shuffle of the game's own
-    generator.
+    External mode takes the next stored permutation: a round deck (what
+    ``rng.permutation(nc)`` returned in the reference) or, for a ``replay`` deal,
+    the next queued replay deck. Otherwise a Fisher-Yates shuffle from the game's
+    deal generator (replays: its play generator).
     """
     nc = cfg[C_NC]
     if cfg[C_EXTERNAL]:
-        ptr = gs[g, F_PERM_PTR]
-        if ptr >= perms.shape[1]:
-            gs[g, F_ERROR] = ERR_NO_DECK
-            ptr = perms.shape[1] - 1
+        if replay:
+            ptr, end, field, err = gs[g, F_RPTR], gs[g, F_REND], F_RPTR, ERR_NO_REPLAY_DECK
+        else:
+            ptr, end, field, err = gs[g, F_PERM_PTR], cfg[C_ROUND_DECKS], F_PERM_PTR, ERR_NO_DECK
+        if ptr >= end:
+            gs[g, F_ERROR] = err
+            ptr = 0
         for i in range(nc):
             buf[row, off + i] = perms[g, ptr, i]
-        gs[g, F_PERM_PTR] = ptr + 1
+        gs[g, field] = ptr + 1
     else:
+        c = RNG_PLAY if replay else RNG_DEAL
         for i in range(nc):
             buf[row, off + i] = i
         for i in range(nc - 1, 0, -1):
-            j = off + rand_below(rng, g, i + 1)
+            j = off + rand_below(rng, g, c, i + 1)
             t = buf[row, off + i]
             buf[row, off + i] = buf[row, j]
             buf[row, j] = t
@@ -164,7 +176,7 @@ def draw_perm(cfg, gs, rng, perms, g, buf, row, off):
 def start_round(cfg, gs, cards, known, rng, perms, g):
     """The reference's ``_start_round``: shuffle, deal three to each, dealer to choose."""
     n = cfg[C_N]
-    draw_perm(cfg, gs, rng, perms, g, cards, g, O_STOCK)
+    draw_perm(cfg, gs, rng, perms, g, cards, g, O_STOCK, False)
     gs[g, F_STOCK_LEN] = cfg[C_NC]
     dealer = gs[g, F_DEALER]
     seat = dealer
@@ -209,17 +221,22 @@ def new_game(cfg, gs, cards, known, fl, rng, perms, g, dealer, lives):
         known[g, s] = 0
         for i in range(3):
             cards[g, O_HANDS + 3 * s + i] = -1
+    most = cfg[C_LIVES]
     for s in range(n):
         gs[g, F_LIVES + s] = lives[s] if lives[0] >= 0 else cfg[C_LIVES]
+        most = max(most, gs[g, F_LIVES + s])
+    gs[g, F_MAX_LIVES] = most
     if dealer < 0:
         dealer = cfg[C_FIRST_DEALER]
         if dealer < 0:
-            dealer = rand_below(rng, g, n)
+            dealer = rand_below(rng, g, RNG_DEAL, n)
     gs[g, F_DEALER] = dealer
     gs[g, F_ROUND] = 0
     gs[g, F_OVER] = 0
     gs[g, F_NACTIVE] = n
     gs[g, F_PERM_PTR] = 0
+    gs[g, F_RPTR] = 0
+    gs[g, F_REND] = 0
     gs[g, F_ERROR] = 0
     gs[g, F_REASON] = -1
     gs[g, F_LOSERS] = 0
@@ -238,7 +255,7 @@ def replay(cfg, keys, gs, rng, perms, g, seats_mask):
     n = cfg[C_N]
     buf = np.empty((1, nc), dtype=np.int8)
     while True:
-        draw_perm(cfg, gs, rng, perms, g, buf, 0, 0)
+        draw_perm(cfg, gs, rng, perms, g, buf, 0, 0, True)
         gs[g, F_REPLAYS] += 1
         low = 1 << 30
         count = 0
@@ -255,11 +272,11 @@ def replay(cfg, keys, gs, rng, perms, g, seats_mask):
                     lowest = s
                 elif key == low:
                     count += 1
-        if count == 1 or gs[g, F_ERROR]:
+        if count == 1 or gs[g, F_ERROR]:  # (a missing external deck ends the loop)
             return lowest
 
 
-@njit
+@njit(inline=True)
 def place_value(place, n):
     return 1.0 - 2.0 * (place - 1.0) / (n - 1)
 
@@ -358,7 +375,12 @@ def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
 
 
 # -------------------------------------------------------------------- transitions
-@njit
+def swap_action(hand_slot: int, table_slot: int) -> int:
+    """The action swapping hand slot ``hand_slot`` with table slot ``table_slot``."""
+    return SWAP_BASE + 3 * hand_slot + table_slot
+
+
+@njit(inline=True)
 def is_legal(cfg, gs, g, a):
     phase = gs[g, F_PHASE]
     if phase == TURNS:
@@ -372,9 +394,13 @@ def is_legal(cfg, gs, g, a):
     return False
 
 
-@njit
-def apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
-    """The reference's ``apply`` for a legal action ``a``; 1 if it ended a round."""
+@njit(inline=True)
+def apply(cfg, keys, gs, cards, known, g, a):
+    """The reference's ``apply`` for a legal ``a``, up to a showdown.
+
+    Returns the reason code of the showdown the move calls for (the caller runs
+    :func:`showdown`), or -1.
+    """
     n = cfg[C_N]
     seat = gs[g, F_CURRENT]
     h = O_HANDS + 3 * seat
@@ -392,11 +418,10 @@ def apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
         gs[g, F_POS] = pos + 3
         for s in range(n):
             if not gs[g, F_OUT + s] and key3(keys, cards, g, O_HANDS + 3 * s) >= INSTANT_KEY:
-                showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
-                return 1
+                return R_INSTANT
         gs[g, F_PHASE] = TURNS
         gs[g, F_CURRENT] = next_active(gs, g, n, seat)
-        return 0
+        return -1
     if a < SWAP_ALL:
         i = (a - SWAP_BASE) // 3
         j = (a - SWAP_BASE) - 3 * i
@@ -411,8 +436,7 @@ def apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
         )
         gs[g, F_PASSES] = 0
         if key3(keys, cards, g, h) >= INSTANT_KEY:
-            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
-            return 1
+            return R_INSTANT
     elif a == SWAP_ALL:
         bits = np.int64(0)
         for i in range(3):
@@ -423,38 +447,30 @@ def apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
         known[g, seat] = bits
         gs[g, F_PASSES] = 0
         if key3(keys, cards, g, h) >= INSTANT_KEY:
-            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_INSTANT)
-            return 1
-    elif a == KNOCK:
+            return R_INSTANT
+    elif a == KNOCK:  # counts as a turn: the knocker's own, then one each for the others
         gs[g, F_KNOCKER] = seat
         gs[g, F_PHASE] = FINAL_CIRCLE
-        gs[g, F_FINAL_LEFT] = gs[g, F_NACTIVE] - 1
+        gs[g, F_FINAL_LEFT] = gs[g, F_NACTIVE]
         gs[g, F_PASSES] = 0
-        gs[g, F_TURNS] += 1
-        gs[g, F_CURRENT] = next_active(gs, g, n, seat)
-        return 0
     elif gs[g, F_PHASE] == TURNS:  # a pass before any knock
         gs[g, F_PASSES] += 1
-        if gs[g, F_PASSES] == gs[g, F_NACTIVE] and all_passed(
-            cfg, keys, gs, cards, known, fl, rng, perms, rew, g
-        ):
-            return 1
+        if gs[g, F_PASSES] == gs[g, F_NACTIVE] and all_passed(cfg, gs, cards, g):
+            return R_SHORT_STOCK
     gs[g, F_TURNS] += 1
     if gs[g, F_PHASE] == FINAL_CIRCLE:
         gs[g, F_FINAL_LEFT] -= 1
         if gs[g, F_FINAL_LEFT] == 0:
-            showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_KNOCK)
-            return 1
+            return R_KNOCK
     if gs[g, F_TURNS] >= cfg[C_MAX_TURNS]:
-        showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_TURN_LIMIT)
-        return 1
+        return R_TURN_LIMIT
     gs[g, F_CURRENT] = next_active(gs, g, n, seat)
-    return 0
+    return -1
 
 
-@njit
-def all_passed(cfg, keys, gs, cards, known, fl, rng, perms, rew, g):
-    """A full circle of passes: refresh the table, or a showdown on a short stock (1)."""
+@njit(inline=True)
+def all_passed(cfg, gs, cards, g):
+    """A full circle of passes: refresh the table; True if the stock is too short."""
     gs[g, F_PASSES] = 0
     pos = gs[g, F_POS]
     size = gs[g, F_STOCK_LEN] - pos
@@ -472,19 +488,28 @@ def all_passed(cfg, keys, gs, cards, known, fl, rng, perms, rew, g):
         gs[g, F_OOP_LEN] = 0
         oop = 0
     if size < 3:
-        showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, R_SHORT_STOCK)
-        return 1
+        return True
     for i in range(3):
         cards[g, O_OOP + oop + i] = cards[g, O_TABLE + i]
         cards[g, O_TABLE + i] = cards[g, O_STOCK + pos + i]
     sort3(cards, g, O_TABLE)
     gs[g, F_OOP_LEN] = oop + 3
     gs[g, F_POS] = pos + 3
-    return 0
+    return False
+
+
+@njit(inline=True)
+def play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
+    """Play legal action ``a`` in game ``g``, showdown included; 1 if a round ended."""
+    reason = apply(cfg, keys, gs, cards, known, g, a)
+    if reason < 0:
+        return 0
+    showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason)
+    return 1
 
 
 # ------------------------------------------------------------ masks and observations
-@njit
+@njit(inline=True)
 def write_mask(cfg, gs, mask, g):
     phase = gs[g, F_PHASE]
     for a in range(NUM_ACTIONS):
@@ -499,9 +524,23 @@ def write_mask(cfg, gs, mask, g):
             mask[g, KNOCK] = 1
 
 
+@njit(inline=True)
+def put(obs, row, log, i, v):
+    """``obs[row, i] = v``, remembering ``i`` in ``log[row]`` for the next clear."""
+    obs[row, i] = v
+    k = log[row, 0] + 1
+    log[row, k] = i
+    log[row, 0] = k
+
+
 @njit
-def encode(cfg, gs, cards, known, g, seat, obs, row):
-    """``ObservationEncoder.encode(state, seat)`` into ``obs[row]`` (same float32 values)."""
+def encode(cfg, gs, cards, known, g, seat, obs, row, log, sparse):
+    """``ObservationEncoder.encode(state, seat)`` into ``obs[row]`` (same float32 values).
+
+    With ``sparse`` the row is assumed to hold the previous view written through the
+    same ``log`` row, and only the entries set then are cleared (a view sets about
+    35 of its 300-500 entries); otherwise the whole row is cleared.
+    """
     n = cfg[C_N]
     nc = cfg[C_NC]
     o_table = 3 * nc
@@ -514,31 +553,36 @@ def encode(cfg, gs, cards, known, g, seat, obs, row):
     o_phase = o_to_act + MAXP
     o_passes = o_phase + 3
     o_stock = o_passes + MAXP
-    for i in range(o_stock + 1):
-        obs[row, i] = 0.0
+    if sparse:
+        for k in range(1, log[row, 0] + 1):
+            obs[row, log[row, k]] = 0.0
+    else:
+        for i in range(o_stock + 1):
+            obs[row, i] = 0.0
+    log[row, 0] = 0
     h = O_HANDS + 3 * seat
     for i in range(3):
         c = int(cards[g, h + i])
         if c >= 0:
-            obs[row, i * nc + c] = 1.0
+            put(obs, row, log, i * nc + c, 1.0)
         c = int(cards[g, O_TABLE + i])
         if c >= 0:
-            obs[row, o_table + i * nc + c] = 1.0
+            put(obs, row, log, o_table + i * nc + c, 1.0)
     for i in range(gs[g, F_OOP_LEN]):
-        obs[row, o_oop + int(cards[g, O_OOP + i])] = 1.0
-    scale = 1.0 / max(cfg[C_LIVES], 1)
+        put(obs, row, log, o_oop + int(cards[g, O_OOP + i]), 1.0)
+    scale = 1.0 / max(gs[g, F_MAX_LIVES], 1)
     for k in range(n):
         s = seat + k
         if s >= n:
             s -= n
         f = o_seats + k * SEAT_FEATURES
-        obs[row, f] = 1.0
+        put(obs, row, log, f, 1.0)
         if not gs[g, F_OUT + s]:
             lives = gs[g, F_LIVES + s]
-            obs[row, f + 1] = 1.0
+            put(obs, row, log, f + 1, 1.0)
             if lives == 0:
-                obs[row, f + 2] = 1.0
-            obs[row, f + 3] = lives * scale
+                put(obs, row, log, f + 2, 1.0)
+            put(obs, row, log, f + 3, lives * scale)
         if k:
             # what a seat is known to hold is always part of its hand
             bits = known[g, s]
@@ -546,33 +590,40 @@ def encode(cfg, gs, cards, known, g, seat, obs, row):
             for i in range(3):
                 c = int(cards[g, O_HANDS + 3 * s + i])
                 if c >= 0 and (bits >> c) & 1:
-                    obs[row, base + c] = 1.0
-    obs[row, o_dealer + (gs[g, F_DEALER] - seat + n) % n] = 1.0
+                    put(obs, row, log, base + c, 1.0)
+    put(obs, row, log, o_dealer + rel(gs[g, F_DEALER], seat, n), 1.0)
     if gs[g, F_KNOCKER] >= 0:
-        obs[row, o_knocker + (gs[g, F_KNOCKER] - seat + n) % n] = 1.0
+        put(obs, row, log, o_knocker + rel(gs[g, F_KNOCKER], seat, n), 1.0)
     phase = gs[g, F_PHASE]
     if phase != OVER:
-        obs[row, o_to_act + (gs[g, F_CURRENT] - seat + n) % n] = 1.0
-        obs[row, o_phase + phase] = 1.0
-    obs[row, o_passes + min(gs[g, F_PASSES], MAXP - 1)] = 1.0
-    obs[row, o_stock] = (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc
+        put(obs, row, log, o_to_act + rel(gs[g, F_CURRENT], seat, n), 1.0)
+        put(obs, row, log, o_phase + phase, 1.0)
+    put(obs, row, log, o_passes + min(gs[g, F_PASSES], MAXP - 1), 1.0)
+    put(obs, row, log, o_stock, (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc)
+
+
+@njit(inline=True)
+def rel(s, seat, n):
+    """Position of seat ``s`` seen from ``seat``: ``(s - seat) % n``."""
+    d = s - seat
+    return d + n if d < 0 else d
 
 
 # ------------------------------------------------------------------ built-in players
-@njit
+@njit(inline=True)
 def random_action(cfg, gs, rng, g):
     """A uniformly random legal action (drawn from the game's generator)."""
     phase = gs[g, F_PHASE]
     if phase == DEALER_CHOICE:
-        return rand_below(rng, g, 2)
+        return rand_below(rng, g, RNG_PLAY, 2)
     if phase == TURNS and (cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE]):
-        return SWAP_BASE + rand_below(rng, g, 12)
+        return SWAP_BASE + rand_below(rng, g, RNG_PLAY, 12)
     if phase == OVER:
         return -1
-    return SWAP_BASE + rand_below(rng, g, 11)
+    return SWAP_BASE + rand_below(rng, g, RNG_PLAY, 11)
 
 
-@njit
+@njit(inline=True)
 def greedy_action(cfg, gkeys, gs, cards, g):
     """Maximise the immediate hand value (suit/rank tie-breaks included).
 
@@ -627,14 +678,27 @@ def greedy_action(cfg, gkeys, gs, cards, g):
 
 # ------------------------------------------------------------------------ kernels
 @njit
-def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games):
+def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, log, want_obs, games):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
+    cfg = unmanaged(cfg)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    known = unmanaged(known)
+    fl = unmanaged(fl)
+    rng = unmanaged(rng)
+    perms = unmanaged(perms)
+    dealers = unmanaged(dealers)
+    lives = unmanaged(lives)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    log = unmanaged(log)
+    games = unmanaged(games)
     for idx in range(games.shape[0]):
         g = games[idx]
         new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, False)
     errors = 0
     for idx in range(games.shape[0]):
         if gs[games[idx], F_ERROR]:
@@ -656,6 +720,7 @@ def k_step(
     rew,
     mask,
     obs,
+    log,
     want_obs,
     auto_reset,
     ended,
@@ -669,6 +734,23 @@ def k_step(
     final places go to ``final_places``). Returns the number of games with an error
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
+    cfg = unmanaged(cfg)
+    keys = unmanaged(keys)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    known = unmanaged(known)
+    fl = unmanaged(fl)
+    rng = unmanaged(rng)
+    perms = unmanaged(perms)
+    actions = unmanaged(actions)
+    rew = unmanaged(rew)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    log = unmanaged(log)
+    ended = unmanaged(ended)
+    round_over = unmanaged(round_over)
+    final_places = unmanaged(final_places)
+    no_lives = unmanaged(no_lives)
     n = cfg[C_N]
     errors = 0
     for g in range(gs.shape[0]):
@@ -683,7 +765,7 @@ def k_step(
             gs[g, F_ERROR] = ERR_ILLEGAL
             errors += 1
             continue
-        round_over[g] = apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+        round_over[g] = play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
         if gs[g, F_OVER]:
             ended[g] = 1
             if auto_reset:
@@ -692,47 +774,213 @@ def k_step(
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, True)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
 
 
 @njit
-def k_observe(cfg, gs, cards, known, games, seats, obs):
+def k_observe(cfg, gs, cards, known, games, seats, obs, log):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
+    cfg = unmanaged(cfg)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    known = unmanaged(known)
+    games = unmanaged(games)
+    seats = unmanaged(seats)
+    obs = unmanaged(obs)
+    log = unmanaged(log)
     for i in range(games.shape[0]):
-        encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
+        encode(cfg, gs, cards, known, games[i], seats[i], obs, i, log, False)
 
 
 @njit
 def k_random_actions(cfg, gs, rng, out):
+    cfg = unmanaged(cfg)
+    gs = unmanaged(gs)
+    rng = unmanaged(rng)
+    out = unmanaged(out)
     for g in range(gs.shape[0]):
         out[g] = random_action(cfg, gs, rng, g)
 
 
 @njit
 def k_greedy_actions(cfg, gkeys, gs, cards, out):
+    cfg = unmanaged(cfg)
+    gkeys = unmanaged(gkeys)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    out = unmanaged(out)
     for g in range(gs.shape[0]):
         out[g] = greedy_action(cfg, gkeys, gs, cards, g)
 
 
 @njit
-def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, want_obs):
+def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, log, steps, want_obs):
     """``steps`` agent-steps of random legal play in every game, auto-resetting.
 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``apply`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
+    cfg = unmanaged(cfg)
+    keys = unmanaged(keys)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    known = unmanaged(known)
+    fl = unmanaged(fl)
+    rng = unmanaged(rng)
+    perms = unmanaged(perms)
+    rew = unmanaged(rew)
+    obs = unmanaged(obs)
+    log = unmanaged(log)
     total = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for g in range(gs.shape[0]):
         for _ in range(steps):
             a = random_action(cfg, gs, rng, g)
-            apply(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
             total += 1
             if gs[g, F_OVER]:
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
             if want_obs:
-                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, True)
     return total
+
+
+# ------------------------------------------------------------- single-agent view
+#: Opponent kinds and per-game stages of :func:`k_vec`.
+OPP_RANDOM, OPP_GREEDY, OPP_EXTERNAL = 0, 1, 2
+S_RESET, S_READY, S_NEED_OPP = 0, 1, 2
+V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
+
+
+@njit
+def k_vec(
+    cfg,
+    keys,
+    gkeys,
+    gs,
+    cards,
+    known,
+    fl,
+    rng,
+    perms,
+    rew,
+    vs,
+    vacc,
+    games,
+    actions,
+    opp_actions,
+    opp_kind,
+    seat_mode,
+    obs,
+    mask,
+    term_obs,
+    term_place,
+    reward_out,
+    done,
+    need,
+    opp_obs,
+    opp_mask,
+    want_opp_obs,
+    logs,
+):
+    """Advance each of ``games`` to the learner's next decision.
+
+    A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
+    ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new game.
+    Then opponents move (built-in random or greedy, or, for external opponents, the
+    game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` /
+    ``opp_mask``) until the learner is to act, writing its view and mask, or its
+    episode ends (out of the game, or the game over): then ``done``, its summed
+    reward, its last view and place are written and a new game starts at once.
+    An episode in which the learner never got to act is dealt again unseen.
+    The learner's rewards are summed over the opponents' moves; rewards earned
+    before its first move of a new episode are paid with that move.
+    Returns the number of games given an illegal action.
+    """
+    cfg = unmanaged(cfg)
+    keys = unmanaged(keys)
+    gkeys = unmanaged(gkeys)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    known = unmanaged(known)
+    fl = unmanaged(fl)
+    rng = unmanaged(rng)
+    perms = unmanaged(perms)
+    rew = unmanaged(rew)
+    vs = unmanaged(vs)
+    vacc = unmanaged(vacc)
+    games = unmanaged(games)
+    actions = unmanaged(actions)
+    opp_actions = unmanaged(opp_actions)
+    obs = unmanaged(obs)
+    mask = unmanaged(mask)
+    term_obs = unmanaged(term_obs)
+    term_place = unmanaged(term_place)
+    reward_out = unmanaged(reward_out)
+    done = unmanaged(done)
+    need = unmanaged(need)
+    opp_obs = unmanaged(opp_obs)
+    opp_mask = unmanaged(opp_mask)
+    logs = unmanaged(logs)
+    n = cfg[C_N]
+    errors = 0
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        stage = vs[g, V_STAGE]
+        learner = vs[g, V_LEARNER]
+        if stage == S_READY or stage == S_NEED_OPP:  # noqa: SIM109
+            a = actions[g] if stage == S_READY else opp_actions[g]
+            if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
+                gs[g, F_ERROR] = ERR_ILLEGAL
+                errors += 1
+                continue
+            for s in range(n):
+                rew[g, s] = 0.0
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+            vacc[g] += rew[g, learner]
+            if stage == S_READY:
+                vs[g, V_ACTED] = 1
+        need[g] = 0
+        fresh = stage == S_RESET
+        while True:
+            if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
+                if not fresh and vs[g, V_ACTED]:
+                    done[g] = 1
+                    reward_out[g] = vacc[g]
+                    term_place[g] = fl[g, L_PLACE + learner]
+                    encode(cfg, gs, cards, known, g, learner, term_obs, g, logs[1], True)
+                vacc[g] = 0.0
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
+                learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, RNG_PLAY, n)
+                vs[g, V_LEARNER] = learner
+                vs[g, V_ACTED] = 0
+                fresh = False
+                continue
+            if gs[g, F_CURRENT] == learner:
+                write_mask(cfg, gs, mask, g)
+                encode(cfg, gs, cards, known, g, learner, obs, g, logs[0], True)
+                if not done[g]:
+                    reward_out[g] = vacc[g]
+                    vacc[g] = 0.0
+                vs[g, V_STAGE] = S_READY
+                break
+            if opp_kind == OPP_RANDOM:
+                a = random_action(cfg, gs, rng, g)
+            elif opp_kind == OPP_GREEDY:
+                a = greedy_action(cfg, gkeys, gs, cards, g)
+            else:
+                write_mask(cfg, gs, opp_mask, g)
+                if want_opp_obs:
+                    encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], opp_obs, g, logs[2], True)
+                vs[g, V_STAGE] = S_NEED_OPP
+                need[g] = 1
+                break
+            for s in range(n):
+                rew[g, s] = 0.0
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+            vacc[g] += rew[g, learner]
+    return errors

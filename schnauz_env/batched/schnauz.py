@@ -54,6 +54,8 @@ from schnauz_env.schnauz.observation import ObservationLayout
 __all__ = ["HAVE_NUMBA", "BatchedSchnauz", "key_table", "reference_decks"]
 
 _KEY_TABLES: dict[tuple[str, str], np.ndarray] = {}
+#: External mode: room for this many queued replay decks per game.
+REPLAY_SLOTS = 16
 
 
 def key_table(config: SchnauzConfig, ties: str | None = None) -> np.ndarray:
@@ -85,15 +87,15 @@ def reference_decks(
     """The first dealer and the shuffles the reference draws from ``default_rng(seed)``.
 
     The reference engine draws ``rng.integers(n)`` for the first dealer, then one
-    ``rng.permutation(deck_size)`` per round and per replay deal, in play order.
-    Returns ``(dealer, perms)`` with ``perms`` of shape ``(count, deck_size)``
-    (by default enough for the longest game plus eight replay deals), ready for
+    ``rng.permutation(deck_size)`` per round (replay deals use a generator of their
+    own). Returns ``(dealer, perms)`` with ``perms`` of shape ``(count, deck_size)``
+    (by default enough rounds for the longest game), ready for
     ``reset(decks=..., dealers=...)``.
     """
     rng = np.random.default_rng(seed)
     drawn = int(rng.integers(config.num_players))
     dealer = config.first_dealer if config.first_dealer is not None else drawn
-    count = count if count is not None else rounds_bound(config) + 8
+    count = count if count is not None else rounds_bound(config)
     nc = config.deck_size
     perms = np.empty((count, nc), dtype=np.int8)
     for k in range(count):
@@ -153,9 +155,12 @@ class BatchedSchnauz:
         self.cards = np.full((b, K.CW), -1, dtype=np.int8)
         self.known = np.zeros((b, MAX_PLAYERS), dtype=np.int64)
         self.fl = np.zeros((b, 12), dtype=np.float64)
-        self.rng = np.zeros(b, dtype=np.int64)
+        self.rng = np.zeros((b, 2), dtype=np.int64)
         self.perms = np.zeros((1, 1, 1), dtype=np.int8)
-        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self._obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self._log = np.zeros((b if observe else 1, K.LOG_WIDTH), dtype=np.int16)
+        self.obs = self._obs.view()
+        self.obs.flags.writeable = False  # the kernels clear only what they wrote
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self.ended = np.zeros(b, dtype=np.int8)
@@ -170,9 +175,9 @@ class BatchedSchnauz:
     # ------------------------------------------------------------------ seeding
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
-        state = np.random.SeedSequence(seed).generate_state(self.num_games, dtype=np.uint32)
-        state = state.astype(np.int64)
-        state[state == 0] = 0x9E3779B9
+        state = np.random.SeedSequence(seed).generate_state(2 * self.num_games, dtype=np.uint32)
+        state = state.astype(np.int64).reshape(self.num_games, 2)
+        state[state == 0] = 0x9E3779B9  # xorshift never leaves 0
         self.rng[:] = state
 
     # -------------------------------------------------------------------- API
@@ -186,10 +191,11 @@ class BatchedSchnauz:
         """Start every game afresh; return ``(obs, mask)`` of the players to act.
 
         ``decks`` (``(B, K, deck_size)`` permutations of ``range(deck_size)``, as
-        :func:`reference_decks` makes) replaces the games' own shuffles: round and
-        replay deals take them in order, exactly as the reference takes
-        ``rng.permutation``; auto-reset is then off. ``dealers`` (``(B,)``) sets the
-        first dealers, ``lives`` (``(B, n)``) the starting lives of this reset.
+        :func:`reference_decks` makes) replaces the games' own shuffles: rounds take
+        them in order, exactly as the reference takes ``rng.permutation``; replay
+        deals (``ties="share"``) take the decks given to :meth:`queue_replay_decks`;
+        auto-reset is then off. ``dealers`` (``(B,)``) sets the first dealers,
+        ``lives`` (``(B, n)``) the starting lives of this reset.
         """
         b, n, nc = self.num_games, self.num_players, self.config.deck_size
         if seed is not None:
@@ -202,7 +208,10 @@ class BatchedSchnauz:
                 )
             if not (np.sort(decks, axis=2) == np.arange(nc, dtype=np.int8)).all():
                 raise ValueError(f"every deck must be a permutation of 0..{nc - 1}")
-            self.perms = decks
+            rounds = decks.shape[1]
+            self.perms = np.zeros((b, rounds + REPLAY_SLOTS, nc), dtype=np.int8)
+            self.perms[:, :rounds] = decks
+            self.cfg[K.C_ROUND_DECKS] = rounds
             self.cfg[K.C_EXTERNAL] = 1
         else:
             self.perms = np.zeros((1, 1, 1), dtype=np.int8)
@@ -229,7 +238,8 @@ class BatchedSchnauz:
             d,
             lv,
             self.mask,
-            self.obs,
+            self._obs,
+            self._log,
             self.observing,
             self._all,
         )
@@ -267,7 +277,8 @@ class BatchedSchnauz:
             self._actions,
             self._rewards,
             self.mask,
-            self.obs,
+            self._obs,
+            self._log,
             self.observing,
             self.auto_reset and not self.cfg[K.C_EXTERNAL],
             self.ended,
@@ -278,6 +289,22 @@ class BatchedSchnauz:
         if errors:
             self._raise_errors()
         return self.obs, self.mask, self.rewards, self.ended
+
+    def queue_replay_decks(self, g: int, decks: np.ndarray) -> None:
+        """External mode: the decks game ``g``'s next replay deals take, in order.
+
+        The reference deals replays from ``SchnauzState.replay_rng()``; give here the
+        permutations that generator draws (up to 16) before the step that needs them.
+        """
+        if not self.cfg[K.C_EXTERNAL]:
+            raise ValueError("queue_replay_decks needs reset(decks=...)")
+        decks = np.asarray(decks, dtype=np.int8).reshape(-1, self.config.deck_size)
+        if len(decks) > REPLAY_SLOTS:
+            raise ValueError(f"at most {REPLAY_SLOTS} replay decks at a time")
+        start = int(self.cfg[K.C_ROUND_DECKS])
+        self.perms[g, start : start + len(decks)] = decks
+        self.gs[g, K.F_RPTR] = start
+        self.gs[g, K.F_REND] = start + len(decks)
 
     def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
         """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
@@ -299,6 +326,7 @@ class BatchedSchnauz:
             np.ascontiguousarray(games),
             np.ascontiguousarray(seats),
             out,
+            np.zeros((games.shape[0], K.LOG_WIDTH), dtype=np.int16),
         )
         return out
 
@@ -329,7 +357,8 @@ class BatchedSchnauz:
                 self.rng,
                 self.perms,
                 self._rewards,
-                self.obs,
+                self._obs,
+                self._log,
                 int(steps),
                 self.observing,
             )
@@ -416,8 +445,12 @@ class BatchedSchnauz:
         code = int(self.gs[g, K.F_ERROR])
         if code == K.ERR_NO_DECK:
             raise ValueError(
-                f"game {g} ran out of the supplied decks ({self.perms.shape[1]} per game); "
-                "pass more with reset(decks=...)"
+                f"game {g} ran out of the supplied decks ({self.cfg[K.C_ROUND_DECKS]} per "
+                "game); pass more with reset(decks=...)"
+            )
+        if code == K.ERR_NO_REPLAY_DECK:
+            raise ValueError(
+                f"game {g} needs a replay deal: queue its decks with queue_replay_decks()"
             )
         self.gs[bad[self.gs[bad, K.F_ERROR] == K.ERR_ILLEGAL], K.F_ERROR] = 0
         a = int(self._actions[g])

@@ -89,6 +89,9 @@ class Args:
     """show a progress bar"""
     device: str = "cpu"
     """torch device"""
+    torch_threads: int = 1
+    """torch CPU threads; 1 is fastest for these small networks (more threads spin and
+    fight the environment processes for the cores)"""
 
 
 def parse_rules(items: tuple[str, ...]) -> dict[str, Any]:
@@ -135,6 +138,7 @@ def train(args: Args) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
     torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
 
     def make(i: int):
         def thunk() -> SingleAgentEnv:
@@ -169,24 +173,6 @@ def train(args: Args) -> Path:
     )
     table_sizes = list(args.table_sizes)
     history: list[dict[str, Any]] = []
-    if args.pretrain_teacher:
-        from training.pretrain import collect, pretrain
-
-        parts = [
-            collect(
-                args.pretrain_teacher,
-                args.game,
-                probe._raw[n].config,
-                max(1, args.pretrain_games // len(table_sizes)),
-                seed=args.seed,
-            )
-            for n in table_sizes
-        ]
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
-        print(
-            f"cloned {args.pretrain_teacher} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"
-        )
 
     def export(path: Path) -> Path:
         return export_sb3(model, path, args.game, probe._raw[table_sizes[0]].config, table_sizes)
@@ -209,6 +195,26 @@ def train(args: Args) -> Path:
             writer.writeheader()
             writer.writerows(history)
         print("eval", {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+
+    if args.pretrain_teacher:
+        from training.pretrain import collect, pretrain
+
+        parts = [
+            collect(
+                args.pretrain_teacher,
+                args.game,
+                probe._raw[n].config,
+                max(1, args.pretrain_games // len(table_sizes)),
+                seed=args.seed,
+            )
+            for n in table_sizes
+        ]
+        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
+        print(
+            f"cloned {args.pretrain_teacher} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"
+        )
+        evaluate(0)  # the cloned starting point, before any PPO step
 
     class Schedule(BaseCallback):
         """Evaluation and self-play snapshots at fixed step intervals."""

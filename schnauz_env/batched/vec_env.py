@@ -16,7 +16,8 @@ it is the learner's turn again. Opponents:
 - ``"greedy"``: the move giving the strongest hand at once (see
   :func:`schnauz_env.batched.kernels.greedy_action`);
 - any callable ``(obs_batch, mask_batch) -> actions`` (e.g. a torch policy),
-  called with the views and masks of all games waiting for an opponent.
+  called with the views (float32) and masks (int8, as the AEC env's
+  ``action_mask``) of all games waiting for an opponent, one row per game.
 
 Observations are the learner's ``observe(agent)["observation"]`` of the AEC env,
 ``action_masks()`` its masks (for ``MaskablePPO``). The reward of a step is the

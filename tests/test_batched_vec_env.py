@@ -1,0 +1,136 @@
+"""The SB3 VecEnv over the batched engine: the learner's view, rewards, opponents, MaskablePPO."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the VecEnv runs the compiled kernels")
+pytest.importorskip("stable_baselines3")
+
+from schnauz_env.batched import SchnauzVecEnv  # noqa: E402
+from schnauz_env.batched import kernels as K  # noqa: E402
+
+
+def place_value(place: float, n: int) -> float:
+    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (rng.random(masks.shape) * masks).argmax(axis=1)
+
+
+def play(venv: SchnauzVecEnv, steps: int, seed: int = 0) -> tuple[list[float], list[float]]:
+    """Random legal learner moves; returns (episode returns, final places)."""
+    rng = np.random.default_rng(seed)
+    venv.reset()
+    ret = np.zeros(venv.num_envs)
+    returns, places = [], []
+    for _ in range(steps):
+        obs, rewards, dones, infos = venv.step(random_legal(venv.action_masks(), rng))
+        assert obs.dtype == np.float32 and rewards.dtype == np.float32
+        ret += rewards
+        for g in np.flatnonzero(dones):
+            returns.append(float(ret[g]))
+            places.append(infos[g]["place"])
+            assert infos[g]["terminal_observation"].shape == obs.shape[1:]
+            ret[g] = 0.0
+    return returns, places
+
+
+def test_learner_view_and_masks_are_the_engines() -> None:
+    venv = SchnauzVecEnv(num_envs=16, num_players=3, seed=0)
+    obs = venv.reset()
+    eng = venv.engine
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        seats = venv.learner_seats
+        assert (eng.current == seats).all()  # every game waits for the learner
+        np.testing.assert_array_equal(obs, eng.observe(seats))
+        masks = venv.action_masks()
+        assert masks.dtype == bool and masks.any(axis=1).all()
+        for g in range(16):
+            legal = [a for a in range(14) if K.is_legal(eng.cfg, eng.gs, g, a)]
+            assert np.flatnonzero(masks[g]).tolist() == legal
+        obs, *_ = venv.step(random_legal(masks, rng))
+
+
+def test_returns_are_the_learners_place_values() -> None:
+    venv = SchnauzVecEnv(num_envs=32, num_players=4, seed=2)
+    returns, places = play(venv, 1500)
+    assert len(returns) > 100
+    for r, p in zip(returns, places, strict=True):
+        assert r == pytest.approx(place_value(p, 4), abs=1e-5)
+    # random against random from a random seat: about even
+    assert abs(np.mean(returns)) < 0.15
+    assert set(np.round(places, 1)) >= {1.0, 2.0, 3.0, 4.0}
+
+
+def test_greedy_opponents_beat_a_random_learner() -> None:
+    returns, _ = play(SchnauzVecEnv(num_envs=32, num_players=4, opponent="greedy", seed=3), 1500)
+    assert len(returns) > 100 and np.mean(returns) < -0.5
+
+
+def test_round_episodes_and_a_fixed_seat() -> None:
+    venv = SchnauzVecEnv(num_envs=16, num_players=3, episode="round", learner_seat=2, seed=4)
+    returns, places = play(venv, 600)
+    assert (venv.learner_seats == 2).all()
+    assert len(returns) > 50 and set(places) == {0.0}
+    # a loser gets -1; a survivor its share of the losers' lives (1/2 or 2)
+    assert set(np.round(returns, 5)) <= {-1.0, 0.0, 0.5, 2.0}
+    assert -1.0 in returns and 0.5 in returns
+
+
+def test_callable_opponent_gets_its_own_views() -> None:
+    rng = np.random.default_rng(5)
+    calls = []
+
+    def opponent(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append(len(obs))
+        assert obs.shape == (len(masks), 436) and masks.shape == (len(obs), 14)
+        assert masks.any(axis=1).all()
+        return random_legal(masks, rng)
+
+    venv = SchnauzVecEnv(num_envs=16, num_players=4, opponent=opponent, seed=6)
+    returns, places = play(venv, 600)
+    assert calls and len(returns) > 30
+    for r, p in zip(returns, places, strict=True):
+        assert r == pytest.approx(place_value(p, 4), abs=1e-5)
+
+
+def test_illegal_actions_raise() -> None:
+    venv = SchnauzVecEnv(num_envs=4, num_players=2, seed=7)
+    venv.reset()
+    masks = venv.action_masks()
+    actions = masks.argmax(axis=1)
+    actions[2] = np.flatnonzero(~masks[2])[0]
+    with pytest.raises(ValueError, match="illegal learner action"):
+        venv.step(actions)
+
+    def cheat(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(masks[0] == 0)[:1].repeat(len(masks))  # masks are int8
+
+    venv = SchnauzVecEnv(num_envs=4, num_players=2, opponent=cheat, seed=7)
+    with pytest.raises(ValueError, match="illegal opponent action"):
+        for _ in range(10):
+            venv.reset()
+    with pytest.raises(ValueError, match="unknown opponent"):
+        SchnauzVecEnv(num_envs=2, opponent="expert")
+
+
+def test_maskable_ppo_trains_on_it() -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    venv = SchnauzVecEnv(num_envs=8, num_players=3, seed=8)
+    assert is_masking_supported(venv)
+    venv.reset()
+    assert get_action_masks(venv).shape == (8, 14)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu"
+    )
+    model.learn(512)
+    assert model.num_timesteps >= 512
+    obs = venv.reset()
+    actions, _ = model.predict(obs, action_masks=venv.action_masks())
+    assert venv.action_masks()[np.arange(8), actions].all()

@@ -8,8 +8,8 @@ import pytest
 pytest.importorskip("numba", reason="the VecEnv runs the compiled kernels")
 pytest.importorskip("stable_baselines3")
 
-from schnauz_env.batched import SchnauzVecEnv  # noqa: E402
-from schnauz_env.batched import kernels as K  # noqa: E402
+from schnauz_env.batched import SchnauzVecEnv
+from schnauz_env.batched import kernels as K
 
 
 def place_value(place: float, n: int) -> float:

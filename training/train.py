@@ -188,7 +188,8 @@ def train(args: Args) -> Path:
             row[f"win_{opp}"] = res["win_rate"]
             row[f"win_{opp}_lo"] = res["low"]
             row[f"win_{opp}_hi"] = res["high"]
-            model.logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
+            if getattr(model, "_logger", None) is not None:  # set up once learning starts
+                model.logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
         history.append(row)
         with open(out / "eval.csv", "w", newline="") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(history[-1]))
@@ -210,6 +211,7 @@ def train(args: Args) -> Path:
             for n in table_sizes
         ]
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        np.savez_compressed(out / "pretrain_data.npz", **data)
         acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
         print(
             f"cloned {args.pretrain_teacher} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"

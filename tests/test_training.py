@@ -32,6 +32,9 @@ def tiny_run(tmp_path_factory) -> Path:
         batch_size=256,
         n_epochs=1,
         eval_every=0,
+        pretrain_teacher="greedy",
+        pretrain_games=4,
+        pretrain_epochs=1,
         eval_games=8,
         eval_opponents=("random", "greedy"),
         run_dir=str(out),
@@ -48,7 +51,9 @@ def test_tiny_training_run_writes_everything(tiny_run: Path):
     assert any((tiny_run / "tb").rglob("events.*")), "TensorBoard logs were written"
     rows = (tiny_run / "eval.csv").read_text().strip().splitlines()
     assert rows[0].startswith("step,win_random,")
-    assert len(rows) >= 2  # the final evaluation
+    assert len(rows) >= 3  # the cloned start (step 0) and the final evaluation
+    assert rows[1].startswith("0,")
+    assert (tiny_run / "pretrain_data.npz").is_file()
 
 
 def test_exported_model_plays_legally_and_is_found_by_name(tiny_run: Path):

@@ -429,8 +429,9 @@ class EvalResult:
         ax2.errorbar(mu, y, xerr=err2, fmt="s", capsize=4, color="tab:orange")
         ax2.set_xlabel("openskill Plackett–Luce rating (μ ± 2σ)")
         s = self.settings
+        deck = s.get("rules", {}).get("deck", "")
         fig.suptitle(
-            f"{s['game']} {s.get('rules', '')}, {s['players']} players, {self.games} games"
+            f"{s['game']} {deck}, {s['players']} players, {self.games} games"
             f"{' (duplicate deals)' if s.get('duplicate') else ''}",
             fontsize=10,
         )
@@ -467,6 +468,8 @@ class EvalResult:
         from rich.table import Table
 
         console = Console(file=file)
+        if not console.is_terminal:  # a pipe or a file: do not squeeze the table into 80 columns
+            console = Console(file=file, width=160)
         s = self.settings
         t = Table(
             title=f"{s['game']} — {s['players']} players — {self.games} games "

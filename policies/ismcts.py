@@ -56,7 +56,7 @@ from schnauz_env.schnauz.engine import (
 )
 from schnauz_env.schnauz.infoset import decode_observation, sample_state
 
-DEFAULT_SIMULATIONS = 200
+DEFAULT_SIMULATIONS = 1000
 
 
 class Node:

@@ -331,3 +331,31 @@ def test_exported_model_plays_in_the_harness_and_by_name(tiny_run):
     assert make_policy(path, game="schnauz", config=SchnauzConfig(num_players=3)).name == "model"
     result = evaluate([path, "greedy", "random"], players=3, games=6, workers=1, seed=3)
     assert result.stats(path).seat_games == 6
+
+
+def test_a_run_resumes_from_its_checkpoint(tiny_run, tmp_path):
+    from training.rllib_train import Args, train
+
+    args = Args(
+        iterations=1,
+        table_sizes=(3, 4),
+        opponents=("random", "greedy"),
+        num_env_runners=0,
+        train_batch_size=256,
+        minibatch_size=128,
+        num_epochs=1,
+        net_arch=(32, 32),
+        checkpoint_every=0,
+        eval_every=0,
+        eval_games=4,
+        eval_opponents=("random",),
+        run_dir=str(tmp_path),
+        run_name="resumed",
+        resume=str(tiny_run / "checkpoints" / "iter_2"),
+    )
+    out = train(args)
+    (row,) = read_csv(out / "progress.csv")
+    before = read_csv(tiny_run / "progress.csv")[-1]
+    assert row["iteration"] == "3"
+    assert int(row["env_steps"]) >= int(before["env_steps"]) + 256
+    assert (out / "checkpoints" / "iter_3").is_dir()

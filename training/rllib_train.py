@@ -212,7 +212,7 @@ def learner_module(algo: Any, args: Args) -> Any:
     return module
 
 
-def set_pool(algo: Any, pool: list[Any]) -> list[list[str]]:
+def set_pool(algo: Any, pool: list[Any], weights: list[float] | None = None) -> list[list[str]]:
     """Give every environment of every env runner (local and remote) a new opponent pool.
 
     Returns the pool each environment now holds (names), read back from the runners.
@@ -223,7 +223,7 @@ def set_pool(algo: Any, pool: list[Any]) -> list[list[str]]:
         if envs is None:  # the local runner of a run with remote runners has no env
             return []
         for env in envs.envs:
-            env.unwrapped.set_pool(pool)
+            env.unwrapped.set_pool(pool, weights)
         return [env.unwrapped.pool for env in envs.envs]
 
     held = algo.env_runner_group.foreach_env_runner(apply, local_env_runner=True)
@@ -328,7 +328,10 @@ def train(args: Args) -> Path:
 
     snapshots: list[Any] = []
     pool = probe.pool  # as the env runners hold it, read back after each change
-    steps = 0
+    steps = 0  # env steps sampled so far (a resumed run continues its count)
+    if args.resume:
+        key = ("env_runners", "num_env_steps_sampled_lifetime")
+        steps = int(algo.metrics.peek(key, default=0) or 0)
     start = time.perf_counter()
     for _ in range(args.iterations):
         t0 = time.perf_counter()
@@ -356,7 +359,11 @@ def train(args: Args) -> Path:
             snap = export(out / "snapshots" / f"snapshot_iter_{it}.npz")
             snapshots = [*snapshots, load_model_policy(snap, args.game, export_config)]
             snapshots = snapshots[-args.self_play_keep :]
-            held = set_pool(algo, list(args.opponents) + snapshots)
+            weights = None
+            if args.opponent_weights:  # a snapshot weighs as much as the mean baseline
+                mean = sum(args.opponent_weights) / len(args.opponent_weights)
+                weights = list(args.opponent_weights) + [mean] * len(snapshots)
+            held = set_pool(algo, list(args.opponents) + snapshots, weights)
             if not held or any(names != held[0] for names in held):
                 raise RuntimeError(f"the env runners did not all take the new pool: {held}")
             pool = held[0]

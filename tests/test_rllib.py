@@ -93,6 +93,21 @@ def test_round_episodes_pay_the_loser_minus_one():
     assert -1.0 in total and any(r > 0 for r in total)
 
 
+def test_copies_on_different_runners_play_different_deals():
+    from ray.rllib.env.env_context import EnvContext
+
+    def first_hands(worker: int, vector: int) -> bytes:
+        ctx = EnvContext({"table_sizes": [4], "opponents": ["random"], "seed": 0}, worker)
+        env = TableEnv(ctx)
+        obs, _ = env.reset(seed=0 + worker + vector)  # how RLlib seeds env `vector` of `worker`
+        (agent,) = obs
+        return agent.encode() + obs[agent]["observation"].tobytes()
+
+    deals = {(w, v): first_hands(w, v) for w in range(3) for v in range(3)}
+    assert len(set(deals.values())) == len(deals)  # runner 1 env 1 != runner 2 env 0
+    assert first_hands(1, 1) == first_hands(1, 1)  # and a seed still fixes the deal
+
+
 class Passer(Policy):
     name = "passer"
 

@@ -54,11 +54,14 @@ class TableEnv(MultiAgentEnv):
     options), ``table_sizes`` (``[4]``), ``opponents`` (``["random"]``), ``weights``
     (sampling weight per opponent), ``learner_seats`` (1), ``illegal_action``
     (``"lose"`` or ``"raise"``), ``seed``. RLlib passes an ``EnvContext``; its
-    ``worker_index`` and ``vector_index`` are mixed into the seed so that copies differ.
+    ``worker_index`` is mixed into every seed so that the copies on different env
+    runners play different deals.
     """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
+        self._worker = int(getattr(config, "worker_index", 0))  # before dict() drops it
+        vector = int(getattr(config, "vector_index", 0))
         config = dict(config or {})
         known = {
             "game",
@@ -110,11 +113,9 @@ class TableEnv(MultiAgentEnv):
         self._weights: list[float] | None = None
         self.set_pool(config.get("opponents", ("random",)), config.get("weights"))
         seed = config.get("seed")
-        if seed is not None:
-            worker = int(getattr(config, "worker_index", 0))
-            vector = int(getattr(config, "vector_index", 0))
-            seed = [int(seed), worker, vector]
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(
+            None if seed is None else [int(seed), self._worker, vector]
+        )
         self._players: dict[tuple[int, int], Policy] = {}
         self.env: Any = None
         self.seat_players: list[str] = []
@@ -168,7 +169,9 @@ class TableEnv(MultiAgentEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            # RLlib seeds env i of runner w with seed + w + i, so runners overlap
+            # (runner 1's env 1 = runner 2's env 0): mix the runner in.
+            self._rng = np.random.default_rng([int(seed), self._worker])
         rng = self._rng
         n = int(self.table_sizes[int(rng.integers(len(self.table_sizes)))])
         learners = sorted(int(s) for s in rng.choice(n, size=self.learner_seats, replace=False))

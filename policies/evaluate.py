@@ -627,7 +627,8 @@ def evaluate(
     else:
         import multiprocessing as mp
 
-        chunk = max(1, min(16, len(tasks) // (workers * 8)))
+        # Small chunks: slow players' games would otherwise hold the progress bar back.
+        chunk = max(1, min(4, len(tasks) // (workers * 64)))
         with mp.Pool(workers, initializer=_worker_init, initargs=(game, config, specs)) as pool:
             for rec in pool.imap_unordered(_run_task, tasks, chunksize=chunk):
                 records.append(rec)

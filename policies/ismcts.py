@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random as _random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ from schnauz_env.schnauz.engine import (
 )
 from schnauz_env.schnauz.infoset import decode_observation, sample_state
 
-DEFAULT_SIMULATIONS = 1000
+DEFAULT_SIMULATIONS = 500
 
 
 class Node:
@@ -115,6 +116,8 @@ class ISMCTSPolicy(Policy):
         self.width = width
         self._heuristic = ExpertPolicy(self.config, seed=seed)
         self.tables = hand_tables(self.config)
+        # Simulations stop at the end of the round: "round" episodes skip dealing the next.
+        self._search_config = replace(self.config, episode="round")
         self._rnd = _random.Random(int(self.rng.integers(2**63)))
 
     def reset(self, seed: int | None = None) -> None:
@@ -132,7 +135,7 @@ class ISMCTSPolicy(Policy):
         allowed = self._root_moves(view, legal)
         for _ in range(self.simulations):
             hands = sample_hands(view, key, self._rnd, self.skill) if self.skill != 1 else None
-            state = sample_state(view, self.config, self.rng, action_mask, hands=hands)
+            state = sample_state(view, self._search_config, self.rng, action_mask, hands=hands)
             self._simulate(root, state, allowed)
         visits = {a: root.children[a].visits for a in legal if a in root.children}
         return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))

@@ -57,13 +57,17 @@ F_ERROR, F_REASON, F_LOSERS, F_WENT_OUT = 14, 15, 16, 17
 F_RES_KNOCKER, F_FIRE, F_REPLAYS, F_MAX_LIVES, F_RPTR, F_REND = 18, 19, 20, 21, 22, 23
 F_LIVES = 24  # 6 seats
 F_OUT = 30  # 6 seats
-NF = 36
+F_SHUF = 36  # stock positions shuffled so far (the shuffle is finished lazily)
+F_KEYS = 40  # 6 seats: hand keys, scratch of the showdown
+NF = 48
 #: Error codes in ``gs[:, F_ERROR]``.
 ERR_ILLEGAL, ERR_NO_DECK, ERR_NO_REPLAY_DECK = 1, 2, 3
-#: The two generators of a game (columns of ``rng``): the deal (first dealer and
-#: shuffles, so a seed fixes every round's deck whatever the players do) and play
+#: The generators of a game (columns of ``rng``): the deal (the first dealer and
+#: one seed per round, so a seed fixes every round's deck whatever the players do),
+#: the round's shuffle (seeded from the deal, drawn as cards are dealt), and play
 #: (replay deals, random actions, the learner's seat).
-RNG_DEAL, RNG_PLAY = 0, 1
+RNG_DEAL, RNG_ROUND, RNG_PLAY = 0, 1, 2
+NRNG = 3
 
 # --- cards layout ------------------------------------------------------------------
 O_HANDS, O_TABLE, O_STOCK, O_OOP = 0, 18, 21, 61
@@ -75,8 +79,6 @@ L_RET, L_PLACE = 0, 6
 
 # --- observation layout (ObservationLayout's blocks for deck size nc) ----------------
 SEAT_FEATURES = 4
-#: Width of a view's write log: a count, then up to 99 indices (a view sets at most 91).
-LOG_WIDTH = 100
 
 
 # ------------------------------------------------------------------ small helpers
@@ -142,12 +144,13 @@ def popcount6(mask):
 # ------------------------------------------------------------------------ dealing
 @njit
 def draw_perm(cfg, gs, rng, perms, g, buf, row, off, replay):
-    """Write the next shuffled deck of game ``g`` into ``buf[row, off:off + nc]``.
+    """Write the next deck of game ``g`` into ``buf[row, off:off + nc]``.
 
     External mode takes the next stored permutation: a round deck (what
     ``rng.permutation(nc)`` returned in the reference) or, for a ``replay`` deal,
-    the next queued replay deck. Otherwise a Fisher-Yates shuffle from the game's
-    deal generator (replays: its play generator).
+    the next queued replay deck. Otherwise a replay deck is shuffled from the play
+    generator, and a round deck is laid out in order, to be shuffled as it is dealt
+    (:func:`stock_ready`) by a generator seeded from the deal generator.
     """
     nc = cfg[C_NC]
     if cfg[C_EXTERNAL]:
@@ -155,21 +158,45 @@ def draw_perm(cfg, gs, rng, perms, g, buf, row, off, replay):
             ptr, end, field, err = gs[g, F_RPTR], gs[g, F_REND], F_RPTR, ERR_NO_REPLAY_DECK
         else:
             ptr, end, field, err = gs[g, F_PERM_PTR], cfg[C_ROUND_DECKS], F_PERM_PTR, ERR_NO_DECK
+            gs[g, F_SHUF] = nc  # already shuffled
         if ptr >= end:
             gs[g, F_ERROR] = err
             ptr = 0
         for i in range(nc):
             buf[row, off + i] = perms[g, ptr, i]
         gs[g, field] = ptr + 1
-    else:
-        c = RNG_PLAY if replay else RNG_DEAL
+    elif replay:
         for i in range(nc):
             buf[row, off + i] = i
         for i in range(nc - 1, 0, -1):
-            j = off + rand_below(rng, g, c, i + 1)
+            j = off + rand_below(rng, g, RNG_PLAY, i + 1)
             t = buf[row, off + i]
             buf[row, off + i] = buf[row, j]
             buf[row, j] = t
+    else:
+        for i in range(nc):
+            buf[row, off + i] = i
+        rng[g, RNG_ROUND] = rand32(rng, g, RNG_DEAL)
+        gs[g, F_SHUF] = 0
+
+
+@njit(inline=True)
+def stock_ready(cfg, gs, cards, rng, g, upto):
+    """Finish the shuffle of the stock up to position ``upto`` (forward Fisher-Yates).
+
+    Position i takes a uniform card among positions i..N-1, so dealing from a
+    lazily shuffled stock is dealing from a shuffled deck; only the cards a round
+    uses cost random numbers.
+    """
+    nc = cfg[C_NC]
+    i = gs[g, F_SHUF]
+    while i < upto:
+        j = O_STOCK + i + rand_below(rng, g, RNG_ROUND, nc - i)
+        t = cards[g, O_STOCK + i]
+        cards[g, O_STOCK + i] = cards[g, j]
+        cards[g, j] = t
+        i += 1
+    gs[g, F_SHUF] = i
 
 
 @njit
@@ -178,6 +205,7 @@ def start_round(cfg, gs, cards, known, rng, perms, g):
     n = cfg[C_N]
     draw_perm(cfg, gs, rng, perms, g, cards, g, O_STOCK, False)
     gs[g, F_STOCK_LEN] = cfg[C_NC]
+    stock_ready(cfg, gs, cards, rng, g, 3 * gs[g, F_NACTIVE])
     dealer = gs[g, F_DEALER]
     seat = dealer
     pos = 0
@@ -294,6 +322,7 @@ def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
             active |= 1 << s
             m += 1
             key = key3(keys, cards, g, O_HANDS + 3 * s)
+            gs[g, F_KEYS + s] = key
             if key < low:
                 low = key
             if fire < 0 and key >= (3 << 20):
@@ -303,7 +332,7 @@ def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
         losers = active & ~(1 << fire)
     else:
         for s in range(n):
-            if (active >> s) & 1 and key3(keys, cards, g, O_HANDS + 3 * s) == low:
+            if (active >> s) & 1 and gs[g, F_KEYS + s] == low:
                 losers |= 1 << s
     going = 0
     for s in range(n):
@@ -395,7 +424,7 @@ def is_legal(cfg, gs, g, a):
 
 
 @njit(inline=True)
-def apply(cfg, keys, gs, cards, known, g, a):
+def apply(cfg, keys, gs, cards, known, rng, g, a):
     """The reference's ``apply`` for a legal ``a``, up to a showdown.
 
     Returns the reason code of the showdown the move calls for (the caller runs
@@ -406,6 +435,7 @@ def apply(cfg, keys, gs, cards, known, g, a):
     h = O_HANDS + 3 * seat
     if gs[g, F_PHASE] == DEALER_CHOICE:
         pos = gs[g, F_POS]
+        stock_ready(cfg, gs, cards, rng, g, pos + 3)
         if a == KEEP:
             for i in range(3):
                 cards[g, O_TABLE + i] = cards[g, O_STOCK + pos + i]
@@ -455,7 +485,7 @@ def apply(cfg, keys, gs, cards, known, g, a):
         gs[g, F_PASSES] = 0
     elif gs[g, F_PHASE] == TURNS:  # a pass before any knock
         gs[g, F_PASSES] += 1
-        if gs[g, F_PASSES] == gs[g, F_NACTIVE] and all_passed(cfg, gs, cards, g):
+        if gs[g, F_PASSES] == gs[g, F_NACTIVE] and all_passed(cfg, gs, cards, rng, g):
             return R_SHORT_STOCK
     gs[g, F_TURNS] += 1
     if gs[g, F_PHASE] == FINAL_CIRCLE:
@@ -469,7 +499,7 @@ def apply(cfg, keys, gs, cards, known, g, a):
 
 
 @njit(inline=True)
-def all_passed(cfg, gs, cards, g):
+def all_passed(cfg, gs, cards, rng, g):
     """A full circle of passes: refresh the table; True if the stock is too short."""
     gs[g, F_PASSES] = 0
     pos = gs[g, F_POS]
@@ -477,6 +507,7 @@ def all_passed(cfg, gs, cards, g):
     oop = gs[g, F_OOP_LEN]
     if size < 3 and cfg[C_RECYCLE] and oop > 0:
         # the out-of-play cards go under the stock, in the order they left
+        stock_ready(cfg, gs, cards, rng, g, gs[g, F_STOCK_LEN])
         for i in range(size):
             cards[g, O_STOCK + i] = cards[g, O_STOCK + pos + i]
         for i in range(oop):
@@ -486,9 +517,11 @@ def all_passed(cfg, gs, cards, g):
         gs[g, F_POS] = 0
         gs[g, F_STOCK_LEN] = size
         gs[g, F_OOP_LEN] = 0
+        gs[g, F_SHUF] = size
         oop = 0
     if size < 3:
         return True
+    stock_ready(cfg, gs, cards, rng, g, pos + 3)
     for i in range(3):
         cards[g, O_OOP + oop + i] = cards[g, O_TABLE + i]
         cards[g, O_TABLE + i] = cards[g, O_STOCK + pos + i]
@@ -501,7 +534,7 @@ def all_passed(cfg, gs, cards, g):
 @njit(inline=True)
 def play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a):
     """Play legal action ``a`` in game ``g``, showdown included; 1 if a round ended."""
-    reason = apply(cfg, keys, gs, cards, known, g, a)
+    reason = apply(cfg, keys, gs, cards, known, rng, g, a)
     if reason < 0:
         return 0
     showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason)
@@ -524,23 +557,9 @@ def write_mask(cfg, gs, mask, g):
             mask[g, KNOCK] = 1
 
 
-@njit(inline=True)
-def put(obs, row, log, i, v):
-    """``obs[row, i] = v``, remembering ``i`` in ``log[row]`` for the next clear."""
-    obs[row, i] = v
-    k = log[row, 0] + 1
-    log[row, k] = i
-    log[row, 0] = k
-
-
 @njit
-def encode(cfg, gs, cards, known, g, seat, obs, row, log, sparse):
-    """``ObservationEncoder.encode(state, seat)`` into ``obs[row]`` (same float32 values).
-
-    With ``sparse`` the row is assumed to hold the previous view written through the
-    same ``log`` row, and only the entries set then are cleared (a view sets about
-    35 of its 300-500 entries); otherwise the whole row is cleared.
-    """
+def encode(cfg, gs, cards, known, g, seat, obs, row):
+    """``ObservationEncoder.encode(state, seat)`` into ``obs[row]`` (same float32 values)."""
     n = cfg[C_N]
     nc = cfg[C_NC]
     o_table = 3 * nc
@@ -553,53 +572,49 @@ def encode(cfg, gs, cards, known, g, seat, obs, row, log, sparse):
     o_phase = o_to_act + MAXP
     o_passes = o_phase + 3
     o_stock = o_passes + MAXP
-    if sparse:
-        for k in range(1, log[row, 0] + 1):
-            obs[row, log[row, k]] = 0.0
-    else:
-        for i in range(o_stock + 1):
-            obs[row, i] = 0.0
-    log[row, 0] = 0
+    for i in range(o_stock + 1):
+        obs[row, i] = 0.0
     h = O_HANDS + 3 * seat
     for i in range(3):
         c = int(cards[g, h + i])
         if c >= 0:
-            put(obs, row, log, i * nc + c, 1.0)
+            obs[row, i * nc + c] = 1.0
         c = int(cards[g, O_TABLE + i])
         if c >= 0:
-            put(obs, row, log, o_table + i * nc + c, 1.0)
+            obs[row, o_table + i * nc + c] = 1.0
     for i in range(gs[g, F_OOP_LEN]):
-        put(obs, row, log, o_oop + int(cards[g, O_OOP + i]), 1.0)
+        obs[row, o_oop + int(cards[g, O_OOP + i])] = 1.0
     scale = 1.0 / max(gs[g, F_MAX_LIVES], 1)
-    for k in range(n):
-        s = seat + k
+    for p in range(n):
+        s = seat + p
         if s >= n:
             s -= n
-        f = o_seats + k * SEAT_FEATURES
-        put(obs, row, log, f, 1.0)
+        f = o_seats + p * SEAT_FEATURES
+        obs[row, f] = 1.0
         if not gs[g, F_OUT + s]:
             lives = gs[g, F_LIVES + s]
-            put(obs, row, log, f + 1, 1.0)
+            obs[row, f + 1] = 1.0
             if lives == 0:
-                put(obs, row, log, f + 2, 1.0)
-            put(obs, row, log, f + 3, lives * scale)
-        if k:
+                obs[row, f + 2] = 1.0
+            obs[row, f + 3] = lives * scale
+        if p:
             # what a seat is known to hold is always part of its hand
             bits = known[g, s]
-            base = o_known + (k - 1) * nc
-            for i in range(3):
-                c = int(cards[g, O_HANDS + 3 * s + i])
-                if c >= 0 and (bits >> c) & 1:
-                    put(obs, row, log, base + c, 1.0)
-    put(obs, row, log, o_dealer + rel(gs[g, F_DEALER], seat, n), 1.0)
+            if bits:
+                base = o_known + (p - 1) * nc
+                for i in range(3):
+                    c = int(cards[g, O_HANDS + 3 * s + i])
+                    if c >= 0 and (bits >> c) & 1:
+                        obs[row, base + c] = 1.0
+    obs[row, o_dealer + rel(gs[g, F_DEALER], seat, n)] = 1.0
     if gs[g, F_KNOCKER] >= 0:
-        put(obs, row, log, o_knocker + rel(gs[g, F_KNOCKER], seat, n), 1.0)
+        obs[row, o_knocker + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
     phase = gs[g, F_PHASE]
     if phase != OVER:
-        put(obs, row, log, o_to_act + rel(gs[g, F_CURRENT], seat, n), 1.0)
-        put(obs, row, log, o_phase + phase, 1.0)
-    put(obs, row, log, o_passes + min(gs[g, F_PASSES], MAXP - 1), 1.0)
-    put(obs, row, log, o_stock, (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc)
+        obs[row, o_to_act + rel(gs[g, F_CURRENT], seat, n)] = 1.0
+        obs[row, o_phase + phase] = 1.0
+    obs[row, o_passes + min(gs[g, F_PASSES], MAXP - 1)] = 1.0
+    obs[row, o_stock] = (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc
 
 
 @njit(inline=True)
@@ -678,7 +693,7 @@ def greedy_action(cfg, gkeys, gs, cards, g):
 
 # ------------------------------------------------------------------------ kernels
 @njit
-def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, log, want_obs, games):
+def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
     cfg = unmanaged(cfg)
     gs = unmanaged(gs)
@@ -691,14 +706,13 @@ def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, lo
     lives = unmanaged(lives)
     mask = unmanaged(mask)
     obs = unmanaged(obs)
-    log = unmanaged(log)
     games = unmanaged(games)
     for idx in range(games.shape[0]):
         g = games[idx]
         new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, False)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     errors = 0
     for idx in range(games.shape[0]):
         if gs[games[idx], F_ERROR]:
@@ -720,7 +734,6 @@ def k_step(
     rew,
     mask,
     obs,
-    log,
     want_obs,
     auto_reset,
     ended,
@@ -746,7 +759,6 @@ def k_step(
     rew = unmanaged(rew)
     mask = unmanaged(mask)
     obs = unmanaged(obs)
-    log = unmanaged(log)
     ended = unmanaged(ended)
     round_over = unmanaged(round_over)
     final_places = unmanaged(final_places)
@@ -774,14 +786,14 @@ def k_step(
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, True)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
 
 
 @njit
-def k_observe(cfg, gs, cards, known, games, seats, obs, log):
+def k_observe(cfg, gs, cards, known, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
     cfg = unmanaged(cfg)
     gs = unmanaged(gs)
@@ -790,9 +802,8 @@ def k_observe(cfg, gs, cards, known, games, seats, obs, log):
     games = unmanaged(games)
     seats = unmanaged(seats)
     obs = unmanaged(obs)
-    log = unmanaged(log)
     for i in range(games.shape[0]):
-        encode(cfg, gs, cards, known, games[i], seats[i], obs, i, log, False)
+        encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
 
 
 @njit
@@ -817,7 +828,7 @@ def k_greedy_actions(cfg, gkeys, gs, cards, out):
 
 
 @njit
-def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, log, steps, want_obs):
+def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, want_obs):
     """``steps`` agent-steps of random legal play in every game, auto-resetting.
 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
@@ -833,7 +844,6 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, log, st
     perms = unmanaged(perms)
     rew = unmanaged(rew)
     obs = unmanaged(obs)
-    log = unmanaged(log)
     total = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for g in range(gs.shape[0]):
@@ -844,7 +854,7 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, log, st
             if gs[g, F_OVER]:
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
             if want_obs:
-                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g, log, True)
+                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     return total
 
 
@@ -884,7 +894,6 @@ def k_vec(
     opp_obs,
     opp_mask,
     want_opp_obs,
-    logs,
 ):
     """Advance each of ``games`` to the learner's next decision.
 
@@ -924,7 +933,6 @@ def k_vec(
     need = unmanaged(need)
     opp_obs = unmanaged(opp_obs)
     opp_mask = unmanaged(opp_mask)
-    logs = unmanaged(logs)
     n = cfg[C_N]
     errors = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
@@ -952,7 +960,7 @@ def k_vec(
                     done[g] = 1
                     reward_out[g] = vacc[g]
                     term_place[g] = fl[g, L_PLACE + learner]
-                    encode(cfg, gs, cards, known, g, learner, term_obs, g, logs[1], True)
+                    encode(cfg, gs, cards, known, g, learner, term_obs, g)
                 vacc[g] = 0.0
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
                 learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, RNG_PLAY, n)
@@ -962,7 +970,7 @@ def k_vec(
                 continue
             if gs[g, F_CURRENT] == learner:
                 write_mask(cfg, gs, mask, g)
-                encode(cfg, gs, cards, known, g, learner, obs, g, logs[0], True)
+                encode(cfg, gs, cards, known, g, learner, obs, g)
                 if not done[g]:
                     reward_out[g] = vacc[g]
                     vacc[g] = 0.0
@@ -975,7 +983,7 @@ def k_vec(
             else:
                 write_mask(cfg, gs, opp_mask, g)
                 if want_opp_obs:
-                    encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], opp_obs, g, logs[2], True)
+                    encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], opp_obs, g)
                 vs[g, V_STAGE] = S_NEED_OPP
                 need[g] = 1
                 break

@@ -155,14 +155,12 @@ class BatchedSchnauz:
         self.cards = np.full((b, K.CW), -1, dtype=np.int8)
         self.known = np.zeros((b, MAX_PLAYERS), dtype=np.int64)
         self.fl = np.zeros((b, 12), dtype=np.float64)
-        self.rng = np.zeros((b, 2), dtype=np.int64)
+        self.rng = np.zeros((b, K.NRNG), dtype=np.int64)
         self.perms = np.zeros((1, 1, 1), dtype=np.int8)
-        self._obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
-        self._log = np.zeros((b if observe else 1, K.LOG_WIDTH), dtype=np.int16)
-        self.obs = self._obs.view()
-        self.obs.flags.writeable = False  # the kernels clear only what they wrote
+        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self._rewards_n = self._rewards[:, :n]
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -175,8 +173,10 @@ class BatchedSchnauz:
     # ------------------------------------------------------------------ seeding
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
-        state = np.random.SeedSequence(seed).generate_state(2 * self.num_games, dtype=np.uint32)
-        state = state.astype(np.int64).reshape(self.num_games, 2)
+        state = np.random.SeedSequence(seed).generate_state(
+            K.NRNG * self.num_games, dtype=np.uint32
+        )
+        state = state.astype(np.int64).reshape(self.num_games, K.NRNG)
         state[state == 0] = 0x9E3779B9  # xorshift never leaves 0
         self.rng[:] = state
 
@@ -238,12 +238,12 @@ class BatchedSchnauz:
             d,
             lv,
             self.mask,
-            self._obs,
-            self._log,
+            self.obs,
             self.observing,
             self._all,
         )
         self._started = True
+        self._auto = self.auto_reset and not self.cfg[K.C_EXTERNAL]
         if errors:
             self._raise_errors()
         return self.obs, self.mask
@@ -258,13 +258,14 @@ class BatchedSchnauz:
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"actions must be {self.num_games} integers (one per game), "
-                f"got shape {actions.shape} dtype {actions.dtype}"
-            )
-        self._actions[:] = actions
+        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
+            actions = np.asarray(actions)
+            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+                raise ValueError(
+                    f"actions must be {self.num_games} integers (one per game), "
+                    f"got shape {actions.shape} dtype {actions.dtype}"
+                )
+            self._actions[:] = actions
         errors = K.k_step(
             self.cfg,
             self.keys,
@@ -277,10 +278,9 @@ class BatchedSchnauz:
             self._actions,
             self._rewards,
             self.mask,
-            self._obs,
-            self._log,
+            self.obs,
             self.observing,
-            self.auto_reset and not self.cfg[K.C_EXTERNAL],
+            self._auto,
             self.ended,
             self.round_over,
             self.final_places,
@@ -288,7 +288,7 @@ class BatchedSchnauz:
         )
         if errors:
             self._raise_errors()
-        return self.obs, self.mask, self.rewards, self.ended
+        return self.obs, self.mask, self._rewards_n, self.ended
 
     def queue_replay_decks(self, g: int, decks: np.ndarray) -> None:
         """External mode: the decks game ``g``'s next replay deals take, in order.
@@ -326,7 +326,6 @@ class BatchedSchnauz:
             np.ascontiguousarray(games),
             np.ascontiguousarray(seats),
             out,
-            np.zeros((games.shape[0], K.LOG_WIDTH), dtype=np.int16),
         )
         return out
 
@@ -357,8 +356,7 @@ class BatchedSchnauz:
                 self.rng,
                 self.perms,
                 self._rewards,
-                self._obs,
-                self._log,
+                self.obs,
                 int(steps),
                 self.observing,
             )

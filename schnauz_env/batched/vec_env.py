@@ -110,7 +110,6 @@ class SchnauzVecEnv(VecEnv):
         self._vs = np.zeros((b, 4), dtype=np.int32)
         self._vacc = np.zeros(b, dtype=np.float64)
         self._rew = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._logs = np.zeros((3, b, K.LOG_WIDTH), dtype=np.int16)
         self._all = np.arange(b, dtype=np.int64)
         self._pending_seed: int | None = None
         super().__init__(
@@ -150,7 +149,6 @@ class SchnauzVecEnv(VecEnv):
             self._opp_obs,
             self._opp_mask,
             self.opponent_fn is not None,
-            self._logs,
         )
         if errors:
             bad = np.flatnonzero(eng.gs[:, K.F_ERROR])

@@ -29,7 +29,7 @@ GAME_OVER = r"Game over"
 REFUSED = (
     r"You cannot|is not a move|There is no move|Type a move|does not beat|You do not hold|bad card"
 )
-TIMEOUT = 30
+TIMEOUT = 120  # generous: CI machines are shared and a cold start can be slow
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 

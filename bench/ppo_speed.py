@@ -11,10 +11,16 @@ opponent, and differ only in the environment:
   learner's seat in the PettingZoo ``raw_env``; opponents played in Python), as
   ``python -m training.train`` builds it;
 - ``batched VecEnv``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped
-  by the compiled engine, opponents batched inside it), with the same number of
-  environments and rollout length, and once more with ``--wide-envs`` environments
-  and the rollout length scaled so a rollout holds the same number of steps.
+  by the compiled engine, opponents batched inside it).
 
+Both run with train.py's ``--num-envs`` and ``--n-steps``, and again with
+``--wide-envs`` environments and the rollout length scaled so that a rollout holds
+the same number of steps (what a batched env is built for: one policy forward pass
+serves more games). PPO's own work per step (the forward pass, and the training
+epochs on each rollout) is the same on both paths; only the environment differs.
+
+It first times each environment alone (random legal learner moves through the
+VecEnv API, no PPO), which shows what is left for PPO's own work to cost.
 An env-step is one learner decision. Each path first runs one rollout untimed
 (kernel loading, torch warm-up); then ``--rollouts`` rollouts, training included,
 are timed. The paths alternate over ``--repeats`` and the median is reported.
@@ -82,6 +88,23 @@ def timed(make_venv: Callable[[], object], n_steps: int, batch_size: int, rollou
     return per_rollout * rollouts / elapsed
 
 
+def env_only(make_venv: Callable[[], object], seconds: float) -> float:
+    """Env-steps per second of the VecEnv alone: random legal actions, no PPO."""
+    import numpy as np
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    venv = make_venv()
+    rng = np.random.default_rng(0)
+    venv.reset()  # type: ignore[attr-defined]
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        masks = get_action_masks(venv)
+        venv.step((rng.random(masks.shape) * masks).argmax(axis=1))  # type: ignore[attr-defined]
+        steps += venv.num_envs  # type: ignore[attr-defined]
+    return steps / (time.perf_counter() - start)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--num-envs", type=int, default=8, help="environments (train.py: 8)")
@@ -107,6 +130,9 @@ def main() -> None:
         f"batched VecEnv ({e} games, n_steps {s})": lambda: timed(
             lambda: batched_venv(e, opp, 0), s, args.batch_size, args.rollouts
         ),
+        f"AEC view (DummyVecEnv x {args.wide_envs}, n_steps {wide_steps})": lambda: timed(
+            lambda: aec_venv(args.wide_envs, opp, 0), wide_steps, args.batch_size, args.rollouts
+        ),
         f"batched VecEnv ({args.wide_envs} games, n_steps {wide_steps})": lambda: timed(
             lambda: batched_venv(args.wide_envs, opp, 0),
             wide_steps,
@@ -114,19 +140,30 @@ def main() -> None:
             args.rollouts,
         ),
     }
+    print("the environments alone (random legal learner moves, no PPO):")
+    for name, make in [
+        (f"AEC view (DummyVecEnv x {e})", lambda: aec_venv(e, opp, 0)),
+        (f"batched VecEnv ({e} games)", lambda: batched_venv(e, opp, 0)),
+        (f"batched VecEnv ({args.wide_envs} games)", lambda: batched_venv(args.wide_envs, opp, 0)),
+    ]:
+        print(f"  {name:<46} {env_only(make, 2.0):>12,.0f} env-steps/s")
     rates: dict[str, list[float]] = {k: [] for k in paths}
     for _ in range(args.repeats):
         for name, run in paths.items():
             rates[name].append(run())
     med = {k: statistics.median(v) for k, v in rates.items()}
-    base = next(iter(med))
+    names = list(med)
     print(
         f"\nMaskablePPO env-steps per second, 4-player Schnauz vs {opp} "
         f"(torch threads: {torch.get_num_threads()}, median of {args.repeats})"
     )
-    print(f"{'path':<48} {'env-steps/s':>12} {'vs AEC view':>12}")
-    for name, rate in med.items():
-        print(f"{name:<48} {rate:>12,.0f} {rate / med[base]:>11.1f}x")
+    print(f"{'path':<48} {'env-steps/s':>12} {'vs AEC, same envs':>18} {'vs AEC x ' + str(e):>12}")
+    for i, name in enumerate(names):
+        same = med[names[0] if i < 2 else names[2]]
+        print(
+            f"{name:<48} {med[name]:>12,.0f} {med[name] / same:>17.1f}x "
+            f"{med[name] / med[names[0]]:>11.1f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -263,3 +263,29 @@ np.savez(OUT, *out)
     assert len(outs["1"]) == len(outs["0"])
     for a, b in zip(outs["1"], outs["0"], strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(num_players=4),
+        dict(num_players=3, deck="A5", ties="share", knock_in_first_circle=False),
+    ],
+)
+def test_greedy_is_the_policies_greedy(options: dict) -> None:
+    """The kernel's greedy moves are ``policies.schnauz.GreedyPolicy``'s, state for state."""
+    policies = pytest.importorskip("policies")
+    cfg = SchnauzConfig(**options)
+    policy = policies.make_policy("greedy", game="schnauz", config=cfg)
+    eng = BatchedSchnauz(64, cfg, seed=5)
+    obs, mask = eng.reset()
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(150):
+        ours = eng.greedy_actions().copy()
+        np.testing.assert_array_equal(ours, policy.act_batch(obs, mask))
+        compared += len(ours)
+        # mix in random moves so the greedy players meet every kind of state
+        actions = np.where(rng.random(64) < 0.5, ours, eng.random_actions())
+        obs, mask, _, _ = eng.step(actions)
+    assert compared == 64 * 150

@@ -114,8 +114,10 @@ def test_illegal_actions_raise() -> None:
     with pytest.raises(ValueError, match="illegal opponent action"):
         for _ in range(10):
             venv.reset()
+    with pytest.raises(ValueError, match="unknown"):
+        SchnauzVecEnv(num_envs=2, opponent="no-such-player")
     with pytest.raises(ValueError, match="unknown opponent"):
-        SchnauzVecEnv(num_envs=2, opponent="expert")
+        SchnauzVecEnv(num_envs=2, opponent=3)
 
 
 def test_maskable_ppo_trains_on_it() -> None:
@@ -134,3 +136,12 @@ def test_maskable_ppo_trains_on_it() -> None:
     obs = venv.reset()
     actions, _ = model.predict(obs, action_masks=venv.action_masks())
     assert venv.action_masks()[np.arange(8), actions].all()
+
+
+def test_policy_names_play_through_act_batch() -> None:
+    pytest.importorskip("policies")
+    venv = SchnauzVecEnv(num_envs=4, num_players=3, opponent="expert:samples=8", seed=9)
+    returns, places = play(venv, 60)
+    assert venv.opponent_fn is not None
+    for r, p in zip(returns, places, strict=True):
+        assert r == pytest.approx(place_value(p, 3), abs=1e-5)

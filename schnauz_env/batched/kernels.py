@@ -639,56 +639,55 @@ def random_action(cfg, gs, rng, g):
 
 
 @njit(inline=True)
-def greedy_action(cfg, gkeys, gs, cards, g):
-    """Maximise the immediate hand value (suit/rank tie-breaks included).
+def greedy_action(cfg, keys, gs, cards, g):
+    """``policies.schnauz.GreedyPolicy``'s move, for the player to act in game ``g``.
 
-    Dealer's choice: keep if the hand is worth at least ``keep_points``, else
-    exchange. A turn: the swap (one card or all) giving the strongest hand if it
-    beats the current one; otherwise knock if legal and the hand is worth at least
-    ``knock_points``, else pass. Deterministic; sees only the seat's own hand and
-    the table.
+    Dealer's choice: keep a hand worth at least ``keep_points``, else exchange. A
+    turn: knock (when allowed) with a hand worth at least ``knock_points``; else the
+    first swap, in action order, of those giving the strongest hand, if it beats the
+    hand held; else pass. Sees only the seat's own hand and the table.
     """
     phase = gs[g, F_PHASE]
     if phase == OVER:
         return -1
     seat = gs[g, F_CURRENT]
     h = O_HANDS + 3 * seat
-    cur = key3(gkeys, cards, g, h)
+    cur = key3(keys, cards, g, h)
     if phase == DEALER_CHOICE:
         return KEEP if cur >= cfg[C_KEEP_KEY] else EXCHANGE
-    hand0 = int(cards[g, h])
-    hand1 = int(cards[g, h + 1])
-    hand2 = int(cards[g, h + 2])
-    best = gkeys[int(cards[g, O_TABLE]), int(cards[g, O_TABLE + 1]), int(cards[g, O_TABLE + 2])]
-    best_a = SWAP_ALL
-    for j in range(3):
-        t = int(cards[g, O_TABLE + j])
-        # replace slot i by t; the two kept cards stay in order, t goes where it sorts
-        for i in range(3):
-            if i == 0:
-                a, b = hand1, hand2
-            elif i == 1:
-                a, b = hand0, hand2
-            else:
-                a, b = hand0, hand1
-            if t < a:
-                key = gkeys[t, a, b]
-            elif t < b:
-                key = gkeys[a, t, b]
-            else:
-                key = gkeys[a, b, t]
-            if key > best:
-                best = key
-                best_a = SWAP_BASE + 3 * i + j
-    if best > cur:
-        return best_a
     if (
         phase == TURNS
         and cur >= cfg[C_KNOCK_KEY]
         and (cfg[C_KNOCK_FIRST] != 0 or gs[g, F_TURNS] >= gs[g, F_NACTIVE])
     ):
         return KNOCK
-    return PASS
+    hand0 = int(cards[g, h])
+    hand1 = int(cards[g, h + 1])
+    hand2 = int(cards[g, h + 2])
+    best = cur
+    best_a = PASS
+    for i in range(3):
+        # slot i leaves; the two kept cards stay in order and t goes where it sorts
+        if i == 0:
+            a, b = hand1, hand2
+        elif i == 1:
+            a, b = hand0, hand2
+        else:
+            a, b = hand0, hand1
+        for j in range(3):
+            t = int(cards[g, O_TABLE + j])
+            if t < a:
+                key = keys[t, a, b]
+            elif t < b:
+                key = keys[a, t, b]
+            else:
+                key = keys[a, b, t]
+            if key > best:
+                best = key
+                best_a = SWAP_BASE + 3 * i + j
+    if key3(keys, cards, g, O_TABLE) > best:
+        best_a = SWAP_ALL
+    return best_a
 
 
 # ------------------------------------------------------------------------ kernels
@@ -817,14 +816,13 @@ def k_random_actions(cfg, gs, rng, out):
 
 
 @njit
-def k_greedy_actions(cfg, gkeys, gs, cards, out):
+def k_greedy_actions(cfg, keys, gs, cards, out):
     cfg = unmanaged(cfg)
-    gkeys = unmanaged(gkeys)
     gs = unmanaged(gs)
     cards = unmanaged(cards)
     out = unmanaged(out)
     for g in range(gs.shape[0]):
-        out[g] = greedy_action(cfg, gkeys, gs, cards, g)
+        out[g] = greedy_action(cfg, keys, gs, cards, g)
 
 
 @njit
@@ -869,7 +867,6 @@ V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
 def k_vec(
     cfg,
     keys,
-    gkeys,
     gs,
     cards,
     known,
@@ -911,7 +908,6 @@ def k_vec(
     """
     cfg = unmanaged(cfg)
     keys = unmanaged(keys)
-    gkeys = unmanaged(gkeys)
     gs = unmanaged(gs)
     cards = unmanaged(cards)
     known = unmanaged(known)
@@ -979,7 +975,7 @@ def k_vec(
             if opp_kind == OPP_RANDOM:
                 a = random_action(cfg, gs, rng, g)
             elif opp_kind == OPP_GREEDY:
-                a = greedy_action(cfg, gkeys, gs, cards, g)
+                a = greedy_action(cfg, keys, gs, cards, g)
             else:
                 write_mask(cfg, gs, opp_mask, g)
                 if want_opp_obs:

@@ -108,7 +108,8 @@ class BatchedSchnauz:
 
     ``config`` (or rule options as keywords, as for ``schnauz_v0.env``) sets the
     rules. ``observe`` builds the acting player's view after every step.
-    ``keep_points`` and ``knock_points`` tune :meth:`greedy_actions`.
+    ``keep_points`` and ``knock_points`` (whole points) tune :meth:`greedy_actions`,
+    as ``keep_at`` and ``knock_at`` tune ``policies.schnauz.GreedyPolicy``.
     """
 
     def __init__(
@@ -118,7 +119,7 @@ class BatchedSchnauz:
         seed: int | None = None,
         observe: bool = True,
         auto_reset: bool = True,
-        keep_points: int = 20,
+        keep_points: int = 16,
         knock_points: int = 26,
         **options: Any,
     ) -> None:
@@ -137,7 +138,6 @@ class BatchedSchnauz:
         self.observing = bool(observe)
         self.auto_reset = bool(auto_reset)
         self.keys = key_table(config)
-        self.greedy_keys = key_table(config, "break")
         cfg = np.zeros(K.NCFG, dtype=np.int64)
         cfg[K.C_N] = n
         cfg[K.C_NC] = config.deck_size
@@ -330,13 +330,19 @@ class BatchedSchnauz:
         return out
 
     def random_actions(self) -> np.ndarray:
-        """A uniformly random legal action per game (-1 for a finished game)."""
+        """A uniformly random legal action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
         K.k_random_actions(self.cfg, self.gs, self.rng, self._actions)
         return self._actions
 
     def greedy_actions(self) -> np.ndarray:
-        """The greedy player's action per game (see ``kernels.greedy_action``)."""
-        K.k_greedy_actions(self.cfg, self.greedy_keys, self.gs, self.cards, self._actions)
+        """``policies``' greedy player's action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        K.k_greedy_actions(self.cfg, self.keys, self.gs, self.cards, self._actions)
         return self._actions
 
     def play_random(self, steps: int) -> int:

@@ -12,9 +12,11 @@ episode, or fixed with ``learner_seat``); every other seat is an opponent. A
 all games together, inside the compiled kernel for the built-in opponents — until
 it is the learner's turn again. Opponents:
 
-- ``"random"``: a uniformly random legal action;
-- ``"greedy"``: the move giving the strongest hand at once (see
-  :func:`schnauz_env.batched.kernels.greedy_action`);
+- ``"random"``: a uniformly random legal action, drawn in the kernel;
+- ``"greedy"``: ``policies.schnauz.GreedyPolicy``'s move, computed in the kernel
+  (:func:`schnauz_env.batched.kernels.greedy_action`; the same moves, tested);
+- any other name ``policies.make_policy`` knows (``"expert"``, a model file, ...):
+  that policy's ``act_batch``, called in Python;
 - any callable ``(obs_batch, mask_batch) -> actions`` (e.g. a torch policy),
   called with the views (float32) and masks (int8, as the AEC env's
   ``action_mask``) of all games waiting for an opponent, one row per game.
@@ -65,7 +67,7 @@ class SchnauzVecEnv(VecEnv):
         opponent: str | OpponentFn = "random",
         learner_seat: int | None = None,
         seed: int | None = None,
-        keep_points: int = 20,
+        keep_points: int = 16,
         knock_points: int = 26,
         **options: Any,
     ) -> None:
@@ -89,10 +91,21 @@ class SchnauzVecEnv(VecEnv):
         elif opponent in _OPPONENTS:
             self.opponent_fn = None
             self.opponent_kind = _OPPONENTS[opponent]
+        elif isinstance(opponent, str):
+            try:
+                from policies import make_policy
+            except ImportError as err:
+                raise ValueError(
+                    f"unknown opponent {opponent!r}: use 'random', 'greedy', a policy name "
+                    "(needs the policies package) or a callable (obs_batch, mask_batch) -> actions"
+                ) from err
+            policy = make_policy(opponent, game="schnauz", config=self.config, seed=seed)
+            self.opponent_fn = policy.act_batch
+            self.opponent_kind = K.OPP_EXTERNAL
         else:
             raise ValueError(
-                f"unknown opponent {opponent!r}: use 'random', 'greedy' or a callable "
-                "(obs_batch, mask_batch) -> actions"
+                f"unknown opponent {opponent!r}: use 'random', 'greedy', a policy name or a "
+                "callable (obs_batch, mask_batch) -> actions"
             )
         self.render_mode = None
         size = eng.obs_size
@@ -124,7 +137,6 @@ class SchnauzVecEnv(VecEnv):
         errors = K.k_vec(
             eng.cfg,
             eng.keys,
-            eng.greedy_keys,
             eng.gs,
             eng.cards,
             eng.known,

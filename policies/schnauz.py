@@ -18,27 +18,30 @@ expert   The best heuristic we could make, tuned with ``schnauz-eval`` (see
 
          * **Fire or Schnauz** within reach (one swap or swap-all) is always taken: it
            ends the round at once and cannot lose.
+         * **Opponent model** (:func:`sample_hands`): the unseen cards are dealt to the
+           opponents at random, but the cards each opponent is publicly known to hold
+           stay with it, and its hidden cards are the best of several random draws
+           (more draws the fewer are hidden), calibrated on real hands: players keep
+           cards that go with the ones they took.
          * **Knock** when the estimated chance of holding the lowest hand after every
-           other player's last turn is below a risk limit. The chance is a Monte Carlo
-           estimate: the unseen cards are dealt at random to the opponents (the cards
-           each opponent is publicly known to hold stay with them; the rest are the
-           best of a few random draws, since players keep good cards), then each
-           opponent, in seat order from the knocker's left, makes its best reply on
-           the table as the players before it left it. The risk limit depends on the
-           table size (a share of the fair ``1/players``), on lives (more daring with
-           lives in hand, more careful when swimming) and on position (the estimate
-           itself sees how many players reply and in which order).
-         * **Final circle** (someone knocked): choose the move that minimises the same
-           estimated chance of being lowest, so a move that improves the hand slightly
-           but hands the next players what they need can lose to one that does not.
-         * **Other turns**: maximise the *expected* hand value, a blend of the hand's
-           points now and its points after the best use of one more card drawn from the
-           unseen cards (two cards of a suit are worth more than their sum says), minus
-           a penalty for what the table left behind gives the next player, whose hand
-           is sampled from its known cards and the unseen cards.
-         * **Dealer's choice**: compare the expected value of keeping the hand (with a
-           random table for the next player) against exchanging it (a random hand for
-           the dealer, and the old hand face up for the next player).
+           other player's last turn is below a risk limit. The estimate deals hands
+           from the model; each opponent, in seat order from the knocker's left, makes
+           its best reply on the table as the players before it left it. The limit is
+           a share of the fair ``1/players`` (table size), scaled by lives (more daring
+           with lives in hand, more careful when swimming), raised when no move would
+           improve the hand; position is in the estimate itself (who replies, in which
+           order).
+         * **Final circle** (someone knocked): the move that minimises the same
+           simulated chance of being lowest, so a move that improves the hand slightly
+           but hands the later players what they need can lose to one that does not.
+         * **Other turns**: the move with the least *risk*: a blend of the chance that
+           the hand as it is would be the lowest (a Fire or Schnauz elsewhere ends the
+           round at once) and the chance after its best swap from a random table of
+           unseen cards (a knock gives one more turn), plus a small penalty for what
+           the table left behind gives the next player (its hand from the model).
+         * **Dealer's choice**: keep or exchange, whichever leaves the lower risk (an
+           exchange averaged over random new hands), counting what the next player
+           gains from the table.
 ======== ===================================================================================
 """
 
@@ -123,10 +126,6 @@ def hand_tables(config: SchnauzConfig) -> HandTables:
     if k not in _TABLES:
         _TABLES[k] = HandTables(config)
     return _TABLES[k]
-
-
-def _instant_key(config: SchnauzConfig) -> int:
-    return SCHNAUZ << 20
 
 
 def candidates(hand: tuple[int, ...], table: tuple[int, ...]) -> list[tuple[int, tuple, tuple]]:
@@ -311,15 +310,16 @@ class ExpertParams:
     """After this many of its own turns in one round the risk limit grows (by one more
     ``patience``-th each turn), so two careful players cannot swap forever."""
     lookahead: float = 0.5
-    """Weight of the one-more-card expected value in the hand value on ordinary turns."""
+    """``value="points"`` only: weight of the expected points after one more card."""
     feed_penalty: float = 0.25
-    """Weight of the next player's expected gain from the table we leave."""
+    """``value="points"`` only: points off per point the next player gains from the table."""
     skill: tuple[int, int, int] = (14, 8, 2)
     """Opponent model: hidden cards are the best of this many random draws when 1, 2 or 3
     of the opponent's cards are hidden (see :func:`sample_hands`); ``1/1/1`` is uniform."""
     keep_margin: float = 0.0
     """Extra value the dealer asks of exchanging over keeping."""
     feed_samples: int = 12
+    """Model hands of the next player, to value what the table we leave gives it."""
     value: str = "risk"
     """Hand value on ordinary turns: ``"risk"`` (minus the chance of holding the lowest
     hand, now and after one more swap from a random table) or ``"points"``."""
@@ -336,7 +336,7 @@ class ExpertParams:
 
 @register_policy("schnauz", "expert")
 class ExpertPolicy(Policy):
-    """Expected hand value, simulated knock risk, opponents' known cards (module docs)."""
+    """Simulated risk of the lowest hand, a calibrated opponent model (module docs)."""
 
     name = "expert"
     game = "schnauz"
@@ -393,7 +393,7 @@ class ExpertPolicy(Policy):
         moves = candidates(view.hand, view.table)
         instant = [(key[h[0]][h[1]][h[2]], a) for a, h, _ in moves if a != PASS]
         top, top_action = max(instant)
-        if top >= _instant_key(self.config) and action_mask[top_action]:
+        if category_of(top) >= SCHNAUZ and action_mask[top_action]:
             return top_action
         if view.phase == FINAL_CIRCLE:
             return self._final_move(view, moves)

@@ -5,10 +5,6 @@ Its agreement with the reference, move for move, is tests/test_batched_different
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -210,59 +206,6 @@ def test_reference_decks_match_the_reference_shuffles() -> None:
     assert state.dealer == dealer
     assert state.deck == [int(cfg.deck_cards[i]) for i in perms[0]]
     assert perms.shape == (3 * (cfg.lives + 1), cfg.deck_size)
-
-
-def test_import_schnauz_env_does_not_import_numba() -> None:
-    code = (
-        "import sys, schnauz_env, schnauz_env.schnauz_v0, schnauz_env.batched;"
-        "assert 'numba' not in sys.modules, 'numba imported';"
-        "from schnauz_env.batched import BatchedSchnauz;"
-        "assert 'numba' in sys.modules"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_runs_without_numba_and_says_how_to_install_it() -> None:
-    """With numba absent the same kernels run as Python: same games, and a warning."""
-    code = """
-import warnings, numpy as np
-warnings.simplefilter("error")
-from schnauz_env.batched._jit import HAVE_NUMBA
-assert not HAVE_NUMBA
-from schnauz_env.batched import BatchedSchnauz
-try:
-    BatchedSchnauz(2, num_players=3, seed=0)
-except RuntimeWarning as w:
-    assert 'pip install "schnauz_env[fast]"' in str(w), w
-else:
-    raise AssertionError("no warning")
-warnings.simplefilter("ignore")
-eng = BatchedSchnauz(2, num_players=3, seed=4)
-obs, mask = eng.reset()
-out = [obs.copy()]
-for _ in range(40):
-    obs, mask, rew, ended = eng.step(eng.random_actions())
-    out += [obs.copy(), mask.copy(), rew.copy(), ended.copy()]
-np.savez(OUT, *out)
-"""
-    outs = {}
-    for flag in ("1", "0"):
-        path = os.path.join(
-            os.environ.get("TMPDIR", "/tmp"), f"schnauz_nonumba_{os.getpid()}_{flag}.npz"
-        )
-        env = dict(os.environ, SCHNAUZ_ENV_NO_NUMBA=flag)
-        script = code.replace("OUT", repr(path))
-        if flag == "0":
-            script = script.replace("assert not HAVE_NUMBA", "assert HAVE_NUMBA").replace(
-                'raise AssertionError("no warning")', "pass"
-            )
-        subprocess.run([sys.executable, "-c", script], check=True, env=env)
-        with np.load(path) as data:
-            outs[flag] = [data[k] for k in data.files]
-        os.remove(path)
-    assert len(outs["1"]) == len(outs["0"])
-    for a, b in zip(outs["1"], outs["0"], strict=True):
-        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize(

@@ -19,14 +19,18 @@ array       shape / dtype    contents
 ``known``   (B, 6) int64     per seat: bitmask of the cards it took and still holds
 ``fl``      (B, 12) float64  per seat: reward paid so far (the AEC ``_returns``) and
                              final place (0 = not decided)
-``rng``     (B,) int64       per-game xorshift32 state (the fast path's own shuffles)
-``perms``   (B, K, N) int8   external mode: the permutations a seeded
-                             ``numpy.random.Generator`` would draw, consumed in order
-                             by every round's shuffle and every replay deal
+``rng``     (B, 3) int64     per game, three xorshift32 states (``RNG_*``): deal,
+                             round shuffle, play (the fast path's own randomness)
+``perms``   (B, K, N) int8   external mode: the decks a seeded ``numpy.random.Generator``
+                             draws in the reference, consumed in order by the rounds
+                             (``[:, :C_ROUND_DECKS]``), then queued replay decks
 ==========  ===============  =========================================================
 
 ``cfg`` is an int64 vector of the rules (``C_*``). Kernels named ``k_*`` loop over
-games; the rest act on one game ``g``.
+games; the rest act on one game ``g``. Kernels re-view their array arguments with
+:func:`~schnauz_env.batched._jit.unmanaged` on entry, so the helpers they call do
+no reference counting (which would cost more than a move); small helpers are
+inlined into the kernels.
 """
 
 from __future__ import annotations

@@ -27,7 +27,9 @@ stock, a uniform random deal of the cards the observer cannot locate
 number (0), the turns already played this round (the least consistent with the
 phase and, when ``action_mask`` is given, with whether knocking is allowed), the
 places of players already out (worst places, in seat order) and which of the
-observer's own cards the others know (none).
+observer's own cards the others know (none). Lives are read on the scale of
+``config.lives``: a game whose reset gave some seat more lives than that is scaled by its
+largest starting lives, which the observation does not carry.
 """
 
 from __future__ import annotations
@@ -142,6 +144,8 @@ def decode_observation(obs: np.ndarray, config: SchnauzConfig) -> SeatView:
     if n != config.num_players:
         raise ValueError(f"observation shows {n} players but the config has {config.num_players}")
     in_game = seats[:n, 1] > 0.5
+    # The vector holds lives / the most lives any seat started with; that is
+    # config.lives unless a reset option gave some seat more (which it cannot show).
     lives = tuple(round(x * max(config.lives, 1)) for x in seats[:n, 3])
     known = (frozenset(), *tuple(frozenset(cards_in(known_block[k - 1])) for k in range(1, n)))
     phase_hot = _one_hot(obs[s["phase"]])
@@ -226,6 +230,7 @@ def sample_state(
     n = view.num_players
     state = SchnauzState(config, rng)
     state.lives = list(view.lives)
+    state.max_lives = max(config.lives, *view.lives)
     state.out = list(view.out)
     state.dealer = view.dealer
     state.knocker = view.knocker

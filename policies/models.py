@@ -12,6 +12,10 @@ A model file holds the weights of a multilayer perceptron (the actor of an SB3
 ``num_actions``     the size of the action space
 ``activation``      ``"tanh"`` or ``"relu"``
 ``layers``          the number of hidden layers
+``features``        optional: the name of a feature set computed from the observation
+                    and appended to it before the first layer (e.g. ``schnauz-moves-v1``,
+                    :mod:`schnauz_env.schnauz.features`); ``input_size`` is then the
+                    observation size plus the feature size
 ==================  ==========================================================
 
 Loading a model for other rules, another game, another observation layout or size,
@@ -43,6 +47,28 @@ def obs_version(game: str) -> int:
     return int(getattr(module, "OBS_VERSION", getattr(module.observation, "OBS_VERSION", 1)))
 
 
+def feature_transform(name: str | None, game: str, config: Any) -> Any:
+    """The feature set ``name`` for ``game`` under ``config`` (``None``: no features).
+
+    A feature set is a callable ``obs_batch -> obs_batch ++ features`` with a ``size``
+    (the number of features it appends).
+    """
+    if not name:
+        return None
+    if game == "schnauz":
+        from schnauz_env.schnauz.features import FEATURES_NAME, MoveFeatures
+
+        if name == FEATURES_NAME:
+            return MoveFeatures(config)
+        known = [FEATURES_NAME]
+    else:
+        known = []
+    raise ValueError(
+        f"unknown feature set {name!r} for {game!r} (this package knows: {', '.join(known) or 'none'}); "
+        "the model needs a newer package version"
+    )
+
+
 def rules_of(config: Any) -> dict[str, Any]:
     """The rules of ``config`` that a model depends on (table size and guards excluded)."""
     return {
@@ -70,9 +96,12 @@ class MLPPolicy(Policy):
         self.name = meta.get("name", "model")
         self.deterministic = deterministic
         self._act_fn = np.tanh if meta["activation"] == "tanh" else (lambda x: np.maximum(x, 0.0))
+        self._features = feature_transform(meta.get("features"), self.game, config)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         h = np.asarray(observations, dtype=np.float32)
+        if self._features is not None:
+            h = self._features(h)
         for w, b in self.weights[:-1]:
             h = self._act_fn(h @ w + b)
         w, b = self.weights[-1]
@@ -102,8 +131,13 @@ def save_model(
     obs_size: int,
     num_actions: int,
     extra: dict[str, Any] | None = None,
+    features: str | None = None,
 ) -> Path:
-    """Write a model file (see the module docstring); returns its path."""
+    """Write a model file (see the module docstring); returns its path.
+
+    ``obs_size`` is the environment's observation size; with ``features`` (a feature
+    set name) the first layer takes the observation plus that feature set's block.
+    """
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
@@ -118,6 +152,8 @@ def save_model(
         "num_actions": int(num_actions),
         "activation": activation,
         "layers": len(weights) - 1,
+        "input_size": int(np.shape(weights[0][0])[0]),
+        **({"features": features} if features else {}),
         **(extra or {}),
     }
     arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
@@ -155,7 +191,9 @@ def read_model(path: str | Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], d
             f"{str(path)!r} is not a {FORMAT} v{FORMAT_VERSION} model file "
             f"(format {meta.get('format')!r} v{meta.get('format_version')!r})"
         )
-    prev = meta["obs_size"]
+    prev = meta.get("input_size", meta["obs_size"])
+    if not meta.get("features") and prev != meta["obs_size"]:
+        raise ValueError(f"{str(path)!r} is damaged: input size {prev} != {meta['obs_size']}")
     for i, (w, b) in enumerate(weights):
         if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != prev:
             raise ValueError(f"{str(path)!r} is damaged: layer {i} has shapes {w.shape}, {b.shape}")
@@ -182,6 +220,13 @@ def check_compatible(meta: dict[str, Any], game: str, config: Any, path: str = "
     env_size = game_module(game).ObservationEncoder(config).size
     if env_size != meta["obs_size"]:
         raise ValueError(f"{path} expects observations of size {meta['obs_size']}, got {env_size}")
+    features = feature_transform(meta.get("features"), game, config)
+    want_input = env_size + (features.size if features is not None else 0)
+    if meta.get("input_size", meta["obs_size"]) != want_input:
+        raise ValueError(
+            f"{path} has a first layer of {meta.get('input_size')} inputs, but observation "
+            f"{env_size} + features {want_input - env_size} = {want_input}"
+        )
 
 
 def load_model_policy(
@@ -215,8 +260,13 @@ def export_sb3(
     config: Any,
     table_sizes: list[int],
     extra: dict[str, Any] | None = None,
+    features: str | None = None,
 ) -> Path:
-    """Export the actor of an SB3 / sb3-contrib policy (MLP) to a numpy model file."""
+    """Export the actor of an SB3 / sb3-contrib policy (MLP) to a numpy model file.
+
+    ``features``: the feature set the model was trained with (its observations were
+    the environment's plus that block; see :func:`feature_transform`).
+    """
     import torch
 
     policy = model.policy
@@ -242,7 +292,9 @@ def export_sb3(
         config,
         table_sizes,
         name,
-        obs_size=weights[0][0].shape[0],
+        obs_size=weights[0][0].shape[0]
+        - (feature_transform(features, game, config).size if features else 0),
         num_actions=weights[-1][0].shape[1],
         extra=extra,
+        features=features,
     )

@@ -11,6 +11,7 @@ import pytest
 from policies import make_policy
 from policies.models import load_model_policy, read_model, save_model
 from schnauz_env.schnauz import SchnauzConfig
+from schnauz_env.schnauz.features import MoveFeatures
 
 pytest.importorskip("sb3_contrib")
 
@@ -83,7 +84,10 @@ def test_export_matches_the_torch_policy(tiny_run: Path):
             env.step(None)
             continue
         mask = obs["action_mask"].astype(bool)
-        torch_action, _ = model.predict(obs["observation"], action_masks=mask, deterministic=True)
+        # The model was trained on the observation plus its feature block (train.py's
+        # default for Schnauz); the numpy policy appends the block itself.
+        featured = policy._features(obs["observation"])
+        torch_action, _ = model.predict(featured, action_masks=mask, deterministic=True)
         assert policy.act(obs["observation"], obs["action_mask"]) == int(torch_action)
         checked += 1
         env.step(int(rng.choice(np.flatnonzero(mask))))
@@ -114,6 +118,7 @@ def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_pa
         meta["activation"],
         meta["obs_size"],
         14,
+        features=meta.get("features"),
     )
     with np.load(old) as data:
         arrays = dict(data)
@@ -123,6 +128,25 @@ def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_pa
     np.savez(old, **arrays)
     with pytest.raises(ValueError, match="observation layout v0"):
         load_model_policy(old)
+
+
+def test_model_without_its_feature_set_is_refused(tiny_run: Path, tmp_path: Path):
+    weights, meta = read_model(tiny_run / "model.npz")
+    assert meta["features"] == "schnauz-moves-v1"
+    assert meta["input_size"] == meta["obs_size"] + MoveFeatures(SchnauzConfig()).size
+    for change, message in (
+        ({"features": None}, "damaged: input size"),
+        ({"features": "schnauz-moves-v9"}, "unknown feature set 'schnauz-moves-v9'"),
+    ):
+        header = {**meta, **change}
+        if header["features"] is None:
+            del header["features"]
+        arrays = {"meta": np.array(json.dumps(header))}
+        for i, (w, b) in enumerate(weights):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        np.savez(tmp_path / "m.npz", **arrays)
+        with pytest.raises(ValueError, match=message):
+            load_model_policy(tmp_path / "m.npz")
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,32 @@ def collect(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def load_data(paths: Any, obs_size: int, features: Any = None) -> dict[str, np.ndarray]:
+    """Teacher data saved by earlier runs (``pretrain_data.npz``), concatenated.
+
+    ``features`` (a feature set) is applied to the stored raw observations; the result
+    must have ``obs_size`` columns (the training env's observation size).
+    """
+    parts = []
+    for path in paths:
+        try:
+            with np.load(path, allow_pickle=False) as d:
+                parts.append({k: d[k] for k in ("obs", "masks", "actions", "returns")})
+        except (OSError, KeyError, ValueError) as err:
+            raise ValueError(
+                f"{path!r} is not teacher data (obs, masks, actions, returns): {err}"
+            ) from err
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if features is not None:
+        data["obs"] = features(data["obs"])
+    if data["obs"].shape[1] != obs_size:
+        raise ValueError(
+            f"teacher data has observations of size {data['obs'].shape[1]}, the env {obs_size} "
+            "(other rules or table size?)"
+        )
+    return data
+
+
 def pretrain(
     model: Any,
     data: dict[str, np.ndarray],

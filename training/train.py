@@ -49,8 +49,17 @@ class Args:
     """seed of the environments, the opponents and torch"""
     num_envs: int = 8
     """parallel environments"""
-    vec_env: Literal["dummy", "subproc"] = "dummy"
-    """how the environments run: in this process, or one process each"""
+    vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
+    """how the environments run: in this process, one process each, or (Schnauz, one table
+    size) all games in the compiled batched engine (:class:`schnauz_env.batched.SchnauzVecEnv`)"""
+    opponent_workers: int = 0
+    """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
+    reward: Literal["place", "win"] = "place"
+    """the learner's reward: its final place value (+1 first ... -1 last), or (batched envs)
+    +1 for a win and -1/(players-1) otherwise, to train for the win rate alone"""
+    features: str = "auto"
+    """feature set appended to the observation ('auto': the game's own, e.g. schnauz-moves-v1 for
+    Schnauz; 'none': the raw observation)"""
     n_steps: int = 256
     """PPO rollout length per environment"""
     batch_size: int = 512
@@ -65,6 +74,12 @@ class Args:
     """GAE lambda"""
     ent_coef: float = 0.01
     """entropy bonus"""
+    clip_range: float = 0.2
+    """PPO clip range (smaller keeps a cloned start from being unlearnt)"""
+    target_kl: float = 0.0
+    """stop an update's epochs early past this KL divergence (0: never)"""
+    init_model: str = ""
+    """start from this SB3 .zip checkpoint of an earlier run (same settings) instead of fresh weights"""
     net_arch: tuple[int, ...] = (128, 128)
     """hidden layers of the policy and value networks"""
     pretrain_teacher: str = ""
@@ -73,6 +88,8 @@ class Args:
     """teacher games (all seats the teacher) to clone, split over the table sizes"""
     pretrain_epochs: int = 5
     """behaviour-cloning epochs"""
+    pretrain_data: tuple[str, ...] = ()
+    """clone from these saved teacher-data files (a run's pretrain_data.npz) instead of playing new games"""
     eval_every: int = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
     eval_games: int = 200
@@ -108,6 +125,19 @@ def parse_rules(items: tuple[str, ...]) -> dict[str, Any]:
     return rules
 
 
+def resolve_features(args: Args) -> str | None:
+    """The feature set name ``args.features`` stands for (``None``: raw observations)."""
+    if args.features == "none":
+        return None
+    if args.features == "auto":
+        if args.game == "schnauz":
+            from schnauz_env.schnauz.features import FEATURES_NAME
+
+            return FEATURES_NAME
+        return None
+    return args.features
+
+
 def run_name(args: Args) -> str:
     return args.run_name or (
         f"{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
@@ -122,8 +152,9 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from policies.models import export_sb3, load_model_policy
+    from policies.models import export_sb3, feature_transform, load_model_policy
     from schnauz_env.games import game_module
+    from training.opponents import FeatureVecEnv, WinRewardVecEnv
     from training.single_agent import SingleAgentEnv
 
     rules = parse_rules(args.rules)
@@ -153,11 +184,34 @@ def train(args: Args) -> Path:
 
         return thunk
 
-    vec_cls = SubprocVecEnv if args.vec_env == "subproc" else DummyVecEnv
-    venv = vec_cls([make(i) for i in range(args.num_envs)])
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
+    config0 = probe._raw[args.table_sizes[0]].config
+    features = feature_transform(resolve_features(args), args.game, config0)
+    mix = None
+    if args.vec_env == "batched":
+        from schnauz_env.batched import SchnauzVecEnv
+        from training.opponents import OpponentMix
+
+        if args.game != "schnauz" or len(args.table_sizes) != 1:
+            raise ValueError("--vec-env batched runs Schnauz at one table size (--table-sizes N)")
+        mix = OpponentMix(
+            args.opponents,
+            config0,
+            args.num_envs,
+            weights,
+            seed=args.seed,
+            workers=args.opponent_workers,
+        )
+        venv = SchnauzVecEnv(num_envs=args.num_envs, config=config0, opponent=mix, seed=args.seed)
+    else:
+        vec_cls = SubprocVecEnv if args.vec_env == "subproc" else DummyVecEnv
+        venv = vec_cls([make(i) for i in range(args.num_envs)])
+    if args.reward == "win":
+        if mix is None:
+            raise ValueError("--reward win needs --vec-env batched")
+        venv = WinRewardVecEnv(venv, config0.num_players)
+    if features is not None:
+        venv = FeatureVecEnv(venv, features)
+    ppo_kwargs = dict(
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.n_epochs,
@@ -165,17 +219,29 @@ def train(args: Args) -> Path:
         gamma=args.gamma,
         gae_lambda=args.gae_lambda,
         ent_coef=args.ent_coef,
-        policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh},
+        clip_range=args.clip_range,
+        target_kl=args.target_kl or None,
         tensorboard_log=str(out / "tb"),
         seed=args.seed,
         device=args.device,
         verbose=0,
     )
+    if args.init_model:
+        model = MaskablePPO.load(args.init_model, env=venv, **ppo_kwargs)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            policy_kwargs={"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh},
+            **ppo_kwargs,
+        )
     table_sizes = list(args.table_sizes)
     history: list[dict[str, Any]] = []
 
     def export(path: Path) -> Path:
-        return export_sb3(model, path, args.game, probe._raw[table_sizes[0]].config, table_sizes)
+        return export_sb3(
+            model, path, args.game, config0, table_sizes, features=getattr(features, "name", None)
+        )
 
     def evaluate(step: int) -> None:
         path = export(out / "checkpoints" / f"step_{step}.npz")
@@ -197,24 +263,29 @@ def train(args: Args) -> Path:
             writer.writerows(history)
         print("eval", {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
 
-    if args.pretrain_teacher:
-        from training.pretrain import collect, pretrain
+    if args.pretrain_teacher or args.pretrain_data:
+        from training.pretrain import collect, load_data, pretrain
 
-        parts = [
-            collect(
-                args.pretrain_teacher,
-                args.game,
-                probe._raw[n].config,
-                max(1, args.pretrain_games // len(table_sizes)),
-                seed=args.seed,
-            )
-            for n in table_sizes
-        ]
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        np.savez_compressed(out / "pretrain_data.npz", **data)
+        if args.pretrain_data:
+            data = load_data(args.pretrain_data, venv.observation_space.shape[0], features)
+        else:
+            parts = [
+                collect(
+                    args.pretrain_teacher,
+                    args.game,
+                    probe._raw[n].config,
+                    max(1, args.pretrain_games // len(table_sizes)),
+                    seed=args.seed,
+                )
+                for n in table_sizes
+            ]
+            data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+            np.savez_compressed(out / "pretrain_data.npz", **data)
+            if features is not None:
+                data["obs"] = features(data["obs"])
         acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
         print(
-            f"cloned {args.pretrain_teacher} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"
+            f"cloned {args.pretrain_teacher or ', '.join(args.pretrain_data)} on {len(data['obs'])} decisions: accuracy {acc[-1]:.3f}"
         )
         evaluate(0)  # the cloned starting point, before any PPO step
 
@@ -237,7 +308,12 @@ def train(args: Args) -> Path:
                 snap = export(out / "snapshots" / f"snap_{t}.npz")
                 self.snapshots = [*self.snapshots, str(snap)][-args.self_play_keep :]
                 pool = list(args.opponents) + self.snapshots
-                venv.env_method("set_pool", pool, None)
+                if mix is not None:
+                    w = list(weights or [1.0] * len(args.opponents))
+                    share = sum(w) / len(args.opponents)  # a snapshot weighs as an average opponent
+                    mix.set_pool(pool, w + [share] * len(self.snapshots))
+                else:
+                    venv.env_method("set_pool", pool, None)
             return True
 
     model.learn(args.total_steps, callback=Schedule(), progress_bar=args.progress_bar)
@@ -248,6 +324,8 @@ def train(args: Args) -> Path:
     load_model_policy(final, args.game, eval_config)  # the export must load back
     print(f"run directory: {out}\nmodel: {final}")
     venv.close()
+    if mix is not None:
+        mix.close()
     return out
 
 

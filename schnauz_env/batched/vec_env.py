@@ -19,7 +19,10 @@ it is the learner's turn again. Opponents:
   that policy's ``act_batch``, called in Python;
 - any callable ``(obs_batch, mask_batch) -> actions`` (e.g. a torch policy),
   called with the views (float32) and masks (int8, as the AEC env's
-  ``action_mask``) of all games waiting for an opponent, one row per game.
+  ``action_mask``) of all games waiting for an opponent, one row per game; a
+  callable with a true ``per_game`` attribute also gets the games' indices as a third
+  argument (to seat different opponents in different games, e.g.
+  :class:`training.opponents.OpponentMix`).
 
 Observations are the learner's ``observe(agent)["observation"]`` of the AEC env,
 ``action_masks()`` its masks (for ``MaskablePPO``). The reward of a step is the
@@ -180,7 +183,10 @@ class SchnauzVecEnv(VecEnv):
             games = np.flatnonzero(self._need)
             if games.size == 0:
                 break
-            acts = self.opponent_fn(self._opp_obs[games], self._opp_mask[games])
+            if getattr(self.opponent_fn, "per_game", False):
+                acts = self.opponent_fn(self._opp_obs[games], self._opp_mask[games], games)
+            else:
+                acts = self.opponent_fn(self._opp_obs[games], self._opp_mask[games])
             self._opp_actions[games] = np.asarray(acts, dtype=np.int64).reshape(-1)
             self._run(games)
 

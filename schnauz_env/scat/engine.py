@@ -33,14 +33,20 @@ the discard pile is a list with its top card last.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from schnauz_env.cards import ALL_CARDS, format_card, format_cards, parse_card, validate_deck
+from schnauz_env.cards import ALL_CARDS, format_card, format_cards, parse_card
+from schnauz_env.common.engine import (
+    LivesState,
+    first_dealer,
+    next_deck,
+    seat_counts,
+    stacked_decks,
+)
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.hands import hand_label, hand_value
 
@@ -177,11 +183,12 @@ class RoundResult:
         }
 
 
-class ScatState:
+class ScatState(LivesState):
     """The full state of a Scat game (everything, hidden cards included).
 
     Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
-    Use :func:`new_game` to create one.
+    Use :func:`new_game` to create one. Seats, the stock, copying and the redeal of
+    hidden cards come from :class:`~schnauz_env.common.engine.LivesState`.
     """
 
     __slots__ = (
@@ -210,6 +217,9 @@ class ScatState:
         "step",
         "turns",
     )
+    num_actions = NUM_ACTIONS
+    over_phase = OVER
+    phase_names = PHASE_NAMES
 
     def __init__(self, config: ScatConfig, rng: np.random.Generator) -> None:
         self.config = config
@@ -239,39 +249,13 @@ class ScatState:
 
     # ------------------------------------------------------------------ queries
     @property
-    def active(self) -> list[int]:
-        """Seats still in the game, in seat order."""
-        return [s for s in range(self.n) if not self.out[s]]
-
-    @property
-    def num_active(self) -> int:
-        return self.n - sum(self.out)
-
-    @property
     def on_the_bus(self) -> list[bool]:
         """Per seat: still in the game with no lives left."""
         return [not o and x == 0 for o, x in zip(self.out, self.lives, strict=True)]
 
     @property
-    def stock(self) -> list[int]:
-        """The stock, top card first."""
-        return self.deck[self.pos :]
-
-    @property
-    def stock_size(self) -> int:
-        return len(self.deck) - self.pos
-
-    @property
     def discard_top(self) -> int | None:
         return self.pile[-1] if self.pile else None
-
-    def next_active(self, seat: int) -> int:
-        """The next seat to the left of ``seat`` that is still in the game."""
-        n, out = self.n, self.out
-        s = (seat + 1) % n
-        while out[s]:
-            s = (s + 1) % n
-        return s
 
     def knock_allowed(self) -> bool:
         """A knock is legal now: a draw step before any knock, and (unless the option
@@ -296,15 +280,6 @@ class ScatState:
                 self.config.knock_on_first_turn or self.turns >= self.num_active,
             )
         ]
-
-    def legal_mask(self) -> np.ndarray:
-        """A ``(9,)`` int8 mask: 1 exactly for the legal actions."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[list(self.legal_actions())] = 1
-        return mask
-
-    def is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
 
     def hand_value(self, seat: int) -> float:
         """The value of ``seat``'s hand under this game's rules."""
@@ -336,11 +311,7 @@ class ScatState:
         When the next round ends at once on its deal (a blitz after the deal), its
         result is chained as ``result.then``.
         """
-        legal = self.legal_actions()
-        if type(action) is not int:
-            action = _as_action(action, legal, self)
-        if action not in legal:
-            self._raise_illegal(action, legal)
+        action = self._checked(action)
         seat = self.current
         hand = self.hands[seat]
         if self.step == DISCARD:
@@ -391,26 +362,13 @@ class ScatState:
         self.current = self.next_active(seat)
         return None
 
-    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
-        if self.game_over or self.phase == OVER:
-            raise ValueError(f"action {action!r} given but the game is over; call reset()")
-        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
-        try:
-            valid = 0 <= int(action) < NUM_ACTIONS
-        except (TypeError, ValueError):
-            valid = False
-        what = "is not legal now" if valid else f"is not an action (0..{NUM_ACTIONS - 1})"
+    def _where(self) -> str:
         step = "draw" if self.step == DRAW else "discard"
-        raise ValueError(
-            f"action {action!r} {what} for seat {self.current} at the {step} step of "
-            f"phase {PHASE_NAMES[self.phase]!r}; legal actions: {names}"
-        )
+        return f" at the {step} step of phase {PHASE_NAMES[self.phase]!r}"
 
     # ---------------------------------------------------------------- rounds
     def _next_deck(self) -> list[int]:
-        if self.pending_decks:
-            return self.pending_decks.pop(0)
-        return [int(c) for c in self.rng.permutation(52)]
+        return next_deck(self.pending_decks, self.rng, ALL_CARDS)
 
     def _deal_order(self, seats: Iterable[int]) -> list[int]:
         """``seats`` in dealing order: starting left of the dealer, around the table."""
@@ -481,19 +439,9 @@ class ScatState:
             for s in going_out:
                 self.lives[s] = 0  # the survivors of the tie-break stay on the bus
             going_out = [loser]
-        m = len(seats)
-        round_places: dict[int, float] = {}
-        if going_out:
-            shared = m - (len(going_out) - 1) / 2.0
-            for s in going_out:
-                self.out[s] = True
-                self.lives[s] = 0
-                self.places[s] = shared
-                round_places[s] = shared
-        remaining = self.active
-        if len(remaining) == 1:
-            self.places[remaining[0]] = 1.0
-            round_places[remaining[0]] = 1.0
+        for s in going_out:
+            self.lives[s] = 0
+        round_places, remaining = self._go_out(going_out, len(seats))
         result = RoundResult(
             round=self.round,
             reason=reason,
@@ -544,10 +492,7 @@ class ScatState:
     # -------------------------------------------------------------- copying
     def clone(self, rng: np.random.Generator | None = None) -> ScatState:
         """A deep copy; the copy gets ``rng`` or a copy of this state's generator."""
-        new = ScatState.__new__(ScatState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        new = self._copy(rng)
         new.lives = list(self.lives)
         new.out = list(self.out)
         new.buy_ins_used = list(self.buy_ins_used)
@@ -558,58 +503,6 @@ class ScatState:
         new.places = list(self.places)
         new.pending_decks = [list(d) for d in self.pending_decks]
         return new
-
-    # ------------------------------------------------------ hidden information
-    def unseen_cards(self, seat: int) -> list[int]:
-        """Cards of this round ``seat`` cannot locate: others' unknown cards and the stock."""
-        hidden = list(self.deck[self.pos :])
-        for s in range(self.n):
-            if s != seat and not self.out[s]:
-                hidden.extend(c for c in self.hands[s] if c not in self.known[s])
-        return sorted(hidden)
-
-    def determinize(self, seat: int, rng: np.random.Generator) -> ScatState:
-        """A copy in which every card ``seat`` cannot see is redealt at random.
-
-        Other players' unknown hand cards and the stock are shuffled among
-        themselves; everything ``seat`` knows (own hand, the discard pile, cards
-        others took from it, lives, counts) is kept. The copy uses ``rng`` from then
-        on. This is the sampling step of information-set search.
-        """
-        new = self.clone(rng=rng)
-        pool = self.unseen_cards(seat)
-        order = rng.permutation(len(pool))
-        pool = [pool[i] for i in order]
-        k = 0
-        for s in range(self.n):
-            if s == seat or self.out[s]:
-                continue
-            hand = new.hands[s]
-            for i, c in enumerate(hand):
-                if c not in self.known[s]:
-                    hand[i] = pool[k]
-                    k += 1
-            hand.sort()
-        new.deck = new.deck[: new.pos] + pool[k:]
-        new.pending_decks = []
-        return new
-
-    def __repr__(self) -> str:
-        return (
-            f"ScatState(round={self.round}, phase={PHASE_NAMES[self.phase]!r}, "
-            f"current={self.current}, dealer={self.dealer}, lives={self.lives}, out={self.out})"
-        )
-
-
-def _as_action(action: Any, legal: tuple[int, ...], state: ScatState) -> int:
-    if (
-        isinstance(action, (np.integer, np.ndarray))
-        and np.ndim(action) == 0
-        and np.issubdtype(np.asarray(action).dtype, np.integer)
-    ):
-        return int(action)
-    state._raise_illegal(action, legal)
-    raise AssertionError  # unreachable
 
 
 def new_game(
@@ -633,32 +526,10 @@ def new_game(
     in the next round and the result is ``state.opening_result``.
     """
     state = ScatState(config, rng)
-    n = config.num_players
-    drawn = int(rng.integers(n))  # always drawn, so a seed fixes the decks either way
-    if dealer is None:
-        dealer = config.first_dealer if config.first_dealer is not None else drawn
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
-    stacked: list[list[int]] = []
-    if deck is not None:
-        stacked.append([int(c) for c in validate_deck(deck, ALL_CARDS, "stacked deck")])
-    if decks is not None:
-        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
-            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
-        for k, d in enumerate(decks):
-            stacked.append([int(c) for c in validate_deck(d, ALL_CARDS, f"deck {k}")])
-    state.pending_decks = stacked
+    state.dealer = first_dealer(config, rng, dealer)
+    state.pending_decks = stacked_decks(deck, decks, ALL_CARDS)
     if lives is not None:
-        if (
-            isinstance(lives, str)
-            or len(lives) != n
-            or any(
-                not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in lives
-            )
-        ):
-            raise ValueError(f"lives must list {n} integers >= 0 (one per seat), got {lives!r}")
-        state.lives = [int(x) for x in lives]
-    state.dealer = int(dealer)
+        state.lives = seat_counts(lives, config.num_players, "lives")
     state.opening_result = state._start_round()
     return state
 

@@ -33,13 +33,20 @@ is ``deck[pos:]`` with the top card first.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from schnauz_env.cards import CODES, format_card, format_cards, validate_deck
+from schnauz_env.cards import CODES, format_card, format_cards
+from schnauz_env.common.engine import (
+    LivesState,
+    first_dealer,
+    next_deck,
+    seat_counts,
+    shuffled_deck,
+    stacked_decks,
+)
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.hands import FIRE, SCHNAUZ, category_of, hand_key, hand_label
 
@@ -133,11 +140,12 @@ class RoundResult:
         }
 
 
-class SchnauzState:
+class SchnauzState(LivesState):
     """The full state of a Schnauz game (everything, hidden cards included).
 
     Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
-    Use :func:`new_game` to create one.
+    Use :func:`new_game` to create one. Seats, the stock, copying and the redeal of
+    hidden cards come from :class:`~schnauz_env.common.engine.LivesState`.
     """
 
     __slots__ = (
@@ -167,6 +175,9 @@ class SchnauzState:
         "table",
         "turns",
     )
+    num_actions = NUM_ACTIONS
+    over_phase = OVER
+    phase_names = PHASE_NAMES
 
     def __init__(self, config: SchnauzConfig, rng: np.random.Generator) -> None:
         self.config = config
@@ -196,32 +207,6 @@ class SchnauzState:
         self._min_card = 4 * config.min_rank
 
     # ------------------------------------------------------------------ queries
-    @property
-    def active(self) -> list[int]:
-        """Seats still in the game, in seat order."""
-        return [s for s in range(self.n) if not self.out[s]]
-
-    @property
-    def num_active(self) -> int:
-        return self.n - sum(self.out)
-
-    @property
-    def stock(self) -> list[int]:
-        """The stock, top card first."""
-        return self.deck[self.pos :]
-
-    @property
-    def stock_size(self) -> int:
-        return len(self.deck) - self.pos
-
-    def next_active(self, seat: int) -> int:
-        """The next seat to the left of ``seat`` that is still in the game."""
-        n, out = self.n, self.out
-        s = (seat + 1) % n
-        while out[s]:
-            s = (s + 1) % n
-        return s
-
     def knock_allowed(self) -> bool:
         return self.phase == TURNS and (
             self.config.knock_in_first_circle or self.turns >= self.num_active
@@ -241,9 +226,6 @@ class SchnauzState:
     def legal_mask(self) -> np.ndarray:
         """A new ``(14,)`` int8 mask: 1 exactly for the legal actions."""
         return _MASKS[self.legal_actions()].copy()
-
-    def is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
 
     def action_to_string(self, action: int, symbols: bool = False) -> str:
         """Name ``action`` in this state, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""
@@ -270,11 +252,7 @@ class SchnauzState:
 
         Raises ``ValueError`` naming the action and the legal ones if it is illegal.
         """
-        legal = self.legal_actions()
-        if type(action) is not int:
-            action = _as_action(action, legal, self)
-        if action not in legal:
-            self._raise_illegal(action, legal)
+        action = self._checked(action)
         seat = self.current
         if self.phase == DEALER_CHOICE:
             return self._dealer_choice(action)
@@ -320,19 +298,8 @@ class SchnauzState:
         self.current = self.next_active(seat)
         return None
 
-    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
-        if self.game_over or self.phase == OVER:
-            raise ValueError(f"action {action!r} given but the game is over; call reset()")
-        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
-        try:
-            valid = 0 <= int(action) < NUM_ACTIONS
-        except (TypeError, ValueError):
-            valid = False
-        what = "is not legal now" if valid else f"is not an action (0..{NUM_ACTIONS - 1})"
-        raise ValueError(
-            f"action {action!r} {what} for seat {self.current} in phase "
-            f"{PHASE_NAMES[self.phase]!r}; legal actions: {names}"
-        )
+    def _where(self) -> str:
+        return f" in phase {PHASE_NAMES[self.phase]!r}"
 
     def _dealer_choice(self, action: int) -> RoundResult | None:
         d = self.dealer
@@ -365,11 +332,7 @@ class SchnauzState:
 
     # ---------------------------------------------------------------- rounds
     def _start_round(self) -> None:
-        if self.pending_decks:
-            deck = self.pending_decks.pop(0)
-        else:
-            cards = self.config.deck_cards
-            deck = [int(cards[i]) for i in self.rng.permutation(len(cards))]
+        deck = next_deck(self.pending_decks, self.rng, self.config.deck_cards)
         self.deck = deck
         seat = self.dealer
         pos = 0
@@ -410,18 +373,7 @@ class SchnauzState:
         for s in losers:
             if self.lives[s] > 0:
                 self.lives[s] -= 1
-        m = len(seats)
-        result_places: dict[int, float] = {}
-        if going_out:
-            shared = m - (len(going_out) - 1) / 2.0
-            for s in going_out:
-                self.out[s] = True
-                self.places[s] = shared
-                result_places[s] = shared
-        remaining = self.active
-        if len(remaining) == 1:
-            self.places[remaining[0]] = 1.0
-            result_places[remaining[0]] = 1.0
+        result_places, remaining = self._go_out(going_out, len(seats))
         result = RoundResult(
             round=self.round,
             reason=reason,
@@ -460,7 +412,7 @@ class SchnauzState:
         cards = self.config.deck_cards
         rng = self.replay_rng()
         while True:
-            deck = [int(cards[i]) for i in rng.permutation(len(cards))]
+            deck = shuffled_deck(cards, rng)
             hands = {s: sorted(deck[3 * k : 3 * k + 3]) for k, s in enumerate(seats)}
             keys = {s: hand_key(h, self.config.ties) for s, h in hands.items()}
             low = min(keys.values())
@@ -472,10 +424,7 @@ class SchnauzState:
     # -------------------------------------------------------------- copying
     def clone(self, rng: np.random.Generator | None = None) -> SchnauzState:
         """A deep copy; the copy gets ``rng`` or a copy of this state's generator."""
-        new = SchnauzState.__new__(SchnauzState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        new = self._copy(rng)
         new.lives = list(self.lives)
         new.out = list(self.out)
         new.hands = [list(h) for h in self.hands]
@@ -486,59 +435,6 @@ class SchnauzState:
         new.places = list(self.places)
         new.pending_decks = [list(d) for d in self.pending_decks]
         return new
-
-    # ------------------------------------------------------ hidden information
-    def unseen_cards(self, seat: int) -> list[int]:
-        """Cards of this round ``seat`` cannot locate: other hands' unknown cards and the stock."""
-        hidden = list(self.deck[self.pos :])
-        for s in range(self.n):
-            if s != seat and not self.out[s]:
-                hidden.extend(c for c in self.hands[s] if c not in self.known[s])
-        return sorted(hidden)
-
-    def determinize(self, seat: int, rng: np.random.Generator) -> SchnauzState:
-        """A copy in which every card ``seat`` cannot see is redealt at random.
-
-        Other players' unknown hand cards and the stock are shuffled among
-        themselves; everything ``seat`` knows (own hand, table, cards out of play,
-        cards others are known to hold, lives, counts) is kept. The copy uses
-        ``rng`` for everything random from then on (later rounds' shuffles too).
-        This is the sampling step of information-set search.
-        """
-        new = self.clone(rng=rng)
-        pool = self.unseen_cards(seat)
-        order = rng.permutation(len(pool))
-        pool = [pool[i] for i in order]
-        k = 0
-        for s in range(self.n):
-            if s == seat or self.out[s]:
-                continue
-            hand = new.hands[s]
-            for i, c in enumerate(hand):
-                if c not in self.known[s]:
-                    hand[i] = pool[k]
-                    k += 1
-            hand.sort()
-        new.deck = new.deck[: new.pos] + pool[k:]
-        new.pending_decks = []
-        return new
-
-    def __repr__(self) -> str:
-        return (
-            f"SchnauzState(round={self.round}, phase={PHASE_NAMES[self.phase]!r}, "
-            f"current={self.current}, dealer={self.dealer}, lives={self.lives}, out={self.out})"
-        )
-
-
-def _as_action(action: Any, legal: tuple[int, ...], state: SchnauzState) -> int:
-    if (
-        isinstance(action, (np.integer, np.ndarray))
-        and np.ndim(action) == 0
-        and np.issubdtype(np.asarray(action).dtype, np.integer)
-    ):
-        return int(action)
-    state._raise_illegal(action, legal)
-    raise AssertionError  # unreachable
 
 
 def new_game(
@@ -558,28 +454,10 @@ def new_game(
     starting lives (for puzzles and tests: e.g. everyone swimming).
     """
     state = SchnauzState(config, rng)
-    n = config.num_players
-    drawn = int(rng.integers(n))  # always drawn, so a seed fixes the decks either way
-    if dealer is None:
-        dealer = config.first_dealer if config.first_dealer is not None else drawn
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
-    stacked: list[list[int]] = []
-    if deck is not None:
-        stacked.append([int(c) for c in validate_deck(deck, config.deck_cards, "stacked deck")])
-    if decks is not None:
-        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
-            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
-        for k, d in enumerate(decks):
-            stacked.append([int(c) for c in validate_deck(d, config.deck_cards, f"deck {k}")])
-    state.pending_decks = stacked
+    state.dealer = first_dealer(config, rng, dealer)
+    state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if lives is not None:
-        if len(lives) != n or any(
-            not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in lives
-        ):
-            raise ValueError(f"lives must list {n} integers >= 0 (one per seat), got {lives!r}")
-        state.lives = [int(x) for x in lives]
+        state.lives = seat_counts(lives, config.num_players, "lives")
         state.max_lives = max(config.lives, *state.lives)
-    state.dealer = int(dealer)
     state._start_round()
     return state

@@ -41,13 +41,13 @@ kept sorted weakest first in Thirteen order.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from schnauz_env.cards import format_card, format_cards, parse_cards, validate_deck
+from schnauz_env.cards import format_card, format_cards, parse_cards
+from schnauz_env.common.engine import EngineState, next_deck, seat_counts, stacked_decks
 from schnauz_env.thirteen.combos import (
     ACE,
     CARD_OF,
@@ -179,7 +179,7 @@ def _shared_places(values: dict[int, float]) -> dict[int, float]:
     return places
 
 
-class ThirteenState:
+class ThirteenState(EngineState):
     """The full state of a Thirteen game or match (everything, hidden cards included).
 
     Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
@@ -213,6 +213,8 @@ class ThirteenState:
         "table_combo",
         "undealt",
     )
+    num_actions = NUM_ACTIONS
+    over_phase = OVER
 
     def __init__(self, config: ThirteenConfig, rng: np.random.Generator) -> None:
         self.config = config
@@ -294,15 +296,6 @@ class ThirteenState:
         self._legal = tuple(legal)
         return self._legal
 
-    def legal_mask(self) -> np.ndarray:
-        """A ``(54,)`` int8 mask: 1 exactly for the legal actions."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[list(self.legal_actions())] = 1
-        return mask
-
-    def is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
-
     def legal_plays(self) -> list[list[int]]:
         """Every play the player to act may make this turn (cards, weakest first),
         whatever is selected so far. Empty when the game is over."""
@@ -335,11 +328,7 @@ class ThirteenState:
 
         Raises ``ValueError`` naming the action and the legal ones if it is illegal.
         """
-        legal = self.legal_actions()
-        if type(action) is not int:
-            action = _as_action(action, legal, self)
-        if action not in legal:
-            self._raise_illegal(action, legal)
+        action = self._checked(action)
         self._legal = None
         seat = self.current
         if self.phase == DECLARE:
@@ -414,29 +403,15 @@ class ThirteenState:
         self.passed = [False] * self.n
         self.current = leader
 
-    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
-        if self.game_over or self.phase == OVER:
-            raise ValueError(f"action {action!r} given but the game is over; call reset()")
-        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
-        try:
-            valid = 0 <= int(action) < NUM_ACTIONS
-        except (TypeError, ValueError):
-            valid = False
-        what = "is not legal now" if valid else f"is not an action (0..{NUM_ACTIONS - 1})"
+    def _where(self) -> str:
         sel = format_cards(self.selection) if self.selection else "nothing"
         table = format_cards(self.table) if self.table else "nothing (leading)"
-        raise ValueError(
-            f"action {action!r} {what} for seat {self.current} (selected: {sel}; to beat: "
-            f"{table}); legal actions: {names}"
-        )
+        return f" (selected: {sel}; to beat: {table})"
 
     # ------------------------------------------------------------------ games
     def _start_game(self, leader: int | None) -> None:
         cfg = self.config
-        if self.pending_decks:
-            deck = self.pending_decks.pop(0)
-        else:
-            deck = [int(c) for c in self.rng.permutation(52)]
+        deck = next_deck(self.pending_decks, self.rng, cfg.deck_cards)
         n = self.n
         dealt = deck[: HAND_SIZE * n]
         key = STRENGTH.__getitem__
@@ -533,10 +508,7 @@ class ThirteenState:
     # -------------------------------------------------------------- copying
     def clone(self, rng: np.random.Generator | None = None) -> ThirteenState:
         """A deep copy; the copy gets ``rng`` or a copy of this state's generator."""
-        new = ThirteenState.__new__(ThirteenState)
-        for name in self.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        new = self._copy(rng)
         new.hands = [list(h) for h in self.hands]
         new.undealt = list(self.undealt)
         new.table = list(self.table)
@@ -590,17 +562,6 @@ class ThirteenState:
         )
 
 
-def _as_action(action: Any, legal: tuple[int, ...], state: ThirteenState) -> int:
-    if (
-        isinstance(action, (np.integer, np.ndarray))
-        and np.ndim(action) == 0
-        and np.issubdtype(np.asarray(action).dtype, np.integer)
-    ):
-        return int(action)
-    state._raise_illegal(action, legal)
-    raise AssertionError  # unreachable
-
-
 def new_game(
     config: ThirteenConfig,
     rng: np.random.Generator,
@@ -619,22 +580,9 @@ def new_game(
     """
     del dealer
     state = ThirteenState(config, rng)
-    n = config.num_players
-    stacked: list[list[int]] = []
-    if deck is not None:
-        stacked.append([int(c) for c in validate_deck(deck, config.deck_cards, "stacked deck")])
-    if decks is not None:
-        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
-            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
-        for k, d in enumerate(decks):
-            stacked.append([int(c) for c in validate_deck(d, config.deck_cards, f"deck {k}")])
-    state.pending_decks = stacked
+    state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if scores is not None:
-        if len(scores) != n or any(
-            not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in scores
-        ):
-            raise ValueError(f"scores must list {n} integers >= 0 (one per seat), got {scores!r}")
-        state.scores = [int(x) for x in scores]
+        state.scores = seat_counts(scores, config.num_players, "scores")
     state._start_game(leader=None)
     return state
 

@@ -1,0 +1,272 @@
+"""What the rules engines share: checking and naming actions, copying a state, dealing
+from stacked decks, and (for the games of lives, Schnauz and Scat) seats going out, the
+stock and the redeal of hidden cards.
+
+No gymnasium or PettingZoo import, like the engines themselves. Each game's state class
+subclasses :class:`EngineState` (Thirteen) or :class:`LivesState` (Schnauz, Scat) and
+keeps its own rules: ``legal_actions``, ``apply``, ``action_to_string``, the rounds.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
+
+import numpy as np
+
+from schnauz_env.cards import Card, validate_deck
+
+S = TypeVar("S", bound="EngineState")
+L = TypeVar("L", bound="LivesState")
+
+
+class EngineState:
+    """Base of the engines' state classes (slotted; the subclass names every slot).
+
+    A subclass sets :attr:`num_actions` and :attr:`over_phase` and holds at least
+    ``current``, ``phase``, ``game_over`` and ``rng``.
+    """
+
+    __slots__ = ()
+    #: Size of the game's action table, and the phase value of a finished game.
+    num_actions: ClassVar[int]
+    over_phase: ClassVar[int]
+
+    current: int
+    phase: int
+    game_over: bool
+    rng: np.random.Generator
+
+    def legal_actions(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def action_to_string(self, action: int, symbols: bool = False) -> str:
+        raise NotImplementedError
+
+    def clone(self: S, rng: np.random.Generator | None = None) -> S:
+        raise NotImplementedError
+
+    def legal_mask(self) -> np.ndarray:
+        """A new ``(num_actions,)`` int8 mask: 1 exactly for the legal actions."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask[list(self.legal_actions())] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def _checked(self, action: Any) -> int:
+        """``action`` as an ``int`` if it is legal now; ``ValueError`` naming the legal
+        actions otherwise (the state is left unchanged)."""
+        legal = self.legal_actions()
+        if type(action) is not int:
+            if (
+                isinstance(action, (np.integer, np.ndarray))
+                and np.ndim(action) == 0
+                and np.issubdtype(np.asarray(action).dtype, np.integer)
+            ):
+                action = int(action)
+            else:
+                self._raise_illegal(action, legal)
+        if action not in legal:
+            self._raise_illegal(action, legal)
+        return action
+
+    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
+        if self.game_over or self.phase == self.over_phase:
+            raise ValueError(f"action {action!r} given but the game is over; call reset()")
+        names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
+        num = self.num_actions
+        try:
+            valid = 0 <= int(action) < num
+        except (TypeError, ValueError):
+            valid = False
+        what = "is not legal now" if valid else f"is not an action (0..{num - 1})"
+        raise ValueError(
+            f"action {action!r} {what} for seat {self.current}{self._where()}; "
+            f"legal actions: {names}"
+        )
+
+    def _where(self) -> str:
+        """Where the game stands, for the message about an illegal action."""
+        return ""
+
+    def _copy(self: S, rng: np.random.Generator | None) -> S:
+        """A copy sharing every slot's value, with ``rng`` or a copy of this state's
+        generator; ``clone`` then copies the containers the engine changes in place."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        for name in self.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = rng if rng is not None else copy.deepcopy(self.rng)
+        return new
+
+
+class LivesState(EngineState):
+    """Base of the games of lives (Schnauz, Scat): seats lose lives until they are out,
+    the stock is ``deck[pos:]`` (top card first), and ``known[s]`` holds the cards seat
+    ``s`` took face up and everyone saw it take.
+
+    A subclass holds at least ``n``, ``out``, ``lives``, ``hands``, ``known``, ``deck``,
+    ``pos``, ``places``, ``pending_decks``, ``round`` and ``dealer`` besides
+    :class:`EngineState`'s, and names its phases in ``phase_names``.
+    """
+
+    __slots__ = ()
+    phase_names: ClassVar[tuple[str, ...]]
+
+    n: int
+    out: list[bool]
+    lives: list[int]
+    hands: list[list[int]]
+    known: list[set[int]]
+    deck: list[int]
+    pos: int
+    places: list[float | None]
+    pending_decks: list[list[int]]
+    round: int
+    dealer: int
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def active(self) -> list[int]:
+        """Seats still in the game, in seat order."""
+        return [s for s in range(self.n) if not self.out[s]]
+
+    @property
+    def num_active(self) -> int:
+        return self.n - sum(self.out)
+
+    @property
+    def stock(self) -> list[int]:
+        """The stock, top card first."""
+        return self.deck[self.pos :]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.deck) - self.pos
+
+    def next_active(self, seat: int) -> int:
+        """The next seat to the left of ``seat`` that is still in the game."""
+        n, out = self.n, self.out
+        s = (seat + 1) % n
+        while out[s]:
+            s = (s + 1) % n
+        return s
+
+    # ---------------------------------------------------------------- rounds
+    def _go_out(self, going_out: list[int], players: int) -> tuple[dict[int, float], list[int]]:
+        """Put ``going_out`` out of a round of ``players`` seats: they share the mean of the
+        worst places, and a last seat left in wins. Returns the places this decided and
+        the seats still in."""
+        places: dict[int, float] = {}
+        if going_out:
+            shared = players - (len(going_out) - 1) / 2.0
+            for s in going_out:
+                self.out[s] = True
+                self.places[s] = shared
+                places[s] = shared
+        remaining = self.active
+        if len(remaining) == 1:
+            self.places[remaining[0]] = 1.0
+            places[remaining[0]] = 1.0
+        return places, remaining
+
+    # ------------------------------------------------------ hidden information
+    def unseen_cards(self, seat: int) -> list[int]:
+        """Cards of this round ``seat`` cannot locate: others' unknown cards and the stock."""
+        hidden = list(self.deck[self.pos :])
+        for s in range(self.n):
+            if s != seat and not self.out[s]:
+                hidden.extend(c for c in self.hands[s] if c not in self.known[s])
+        return sorted(hidden)
+
+    def determinize(self: L, seat: int, rng: np.random.Generator) -> L:
+        """A copy in which every card ``seat`` cannot see is redealt at random.
+
+        Other players' unknown hand cards and the stock are shuffled among
+        themselves; everything ``seat`` knows (its own hand, the face-up cards, the
+        cards others are known to hold, lives, counts) is kept. The copy uses ``rng``
+        for everything random from then on (later rounds' shuffles too). This is the
+        sampling step of information-set search.
+        """
+        new = self.clone(rng=rng)
+        pool = self.unseen_cards(seat)
+        order = rng.permutation(len(pool))
+        pool = [pool[i] for i in order]
+        k = 0
+        for s in range(self.n):
+            if s == seat or self.out[s]:
+                continue
+            hand = new.hands[s]
+            for i, c in enumerate(hand):
+                if c not in self.known[s]:
+                    hand[i] = pool[k]
+                    k += 1
+            hand.sort()
+        new.deck = new.deck[: new.pos] + pool[k:]
+        new.pending_decks = []
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(round={self.round}, "
+            f"phase={self.phase_names[self.phase]!r}, current={self.current}, "
+            f"dealer={self.dealer}, lives={self.lives}, out={self.out})"
+        )
+
+
+# --------------------------------------------------------------- new_game options
+def first_dealer(config: Any, rng: np.random.Generator, dealer: Any) -> int:
+    """The first dealer: ``dealer``, else ``config.first_dealer``, else drawn from ``rng``.
+
+    The draw is made whoever deals, so a seed fixes the decks either way."""
+    n = config.num_players
+    drawn = int(rng.integers(n))
+    if dealer is None:
+        dealer = config.first_dealer if config.first_dealer is not None else drawn
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
+        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
+    return int(dealer)
+
+
+def stacked_decks(deck: Any, decks: Any, cards: Sequence[Card]) -> list[list[int]]:
+    """The decks to deal before any shuffle: ``deck``, then each of ``decks`` (each
+    exactly ``cards`` once, top first); ``ValueError`` saying what is wrong otherwise."""
+    stacked: list[list[int]] = []
+    if deck is not None:
+        stacked.append([int(c) for c in validate_deck(deck, cards, "stacked deck")])
+    if decks is not None:
+        if isinstance(decks, str) or not isinstance(decks, (list, tuple)):
+            raise ValueError("decks must be a list of stacked decks (lists of card codes)")
+        for k, d in enumerate(decks):
+            stacked.append([int(c) for c in validate_deck(d, cards, f"deck {k}")])
+    return stacked
+
+
+def seat_counts(values: Any, n: int, name: str) -> list[int]:
+    """``values`` (one integer >= 0 per seat, e.g. starting lives) as ints;
+    ``ValueError`` naming ``name`` otherwise."""
+    if (
+        isinstance(values, str)
+        or len(values) != n
+        or any(not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in values)
+    ):
+        raise ValueError(f"{name} must list {n} integers >= 0 (one per seat), got {values!r}")
+    return [int(x) for x in values]
+
+
+def shuffled_deck(cards: Sequence[Card], rng: np.random.Generator) -> list[int]:
+    """``cards`` in the order of one permutation drawn from ``rng`` (first = top)."""
+    return [int(cards[i]) for i in rng.permutation(len(cards))]
+
+
+def next_deck(
+    pending: list[list[int]], rng: np.random.Generator, cards: Sequence[Card]
+) -> list[int]:
+    """The next deck to deal: the next stacked one (taken from ``pending``), else
+    ``cards`` shuffled by ``rng``."""
+    if pending:
+        return pending.pop(0)
+    return shuffled_deck(cards, rng)

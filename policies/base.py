@@ -70,7 +70,7 @@ def _load_builtin() -> None:
     # Importing the modules registers their policies.
     import importlib
 
-    for module in ("policies.schnauz", "policies.scat", "policies.thirteen"):
+    for module in ("policies.schnauz", "policies.scat", "policies.thirteen", "policies.models"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as err:

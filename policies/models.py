@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.base import Policy
+from policies.base import Policy, register_policy
 from schnauz_env.games import game_module
 
 FORMAT = "schnauz_env-mlp"
@@ -298,3 +298,55 @@ def export_sb3(
         extra=extra,
         features=features,
     )
+
+
+# ------------------------------------------------------------------ shipped models
+#: The policy name of the trained model shipped for a game and its rules.
+SHIPPED = "model"
+
+
+def models_dir() -> Path:
+    """Where the package ships its trained models (``policies/models/*.npz``)."""
+    return Path(__file__).parent / "models"
+
+
+def shipped_model(game: str, config: Any) -> Path | None:
+    """The shipped model file that plays ``game`` under ``config``, if any.
+
+    A model trained at this table size is preferred; any model whose rules and
+    observation layout match is accepted (observations are padded to the largest table).
+    """
+    found: list[tuple[bool, Path]] = []
+    for path in sorted(models_dir().glob("*.npz")):
+        try:
+            _, meta = read_model(path)
+            check_compatible(meta, game, config, path=str(path))
+        except (ValueError, KeyError):
+            continue
+        found.append((config.num_players in meta.get("table_sizes", ()), path))
+    if not found:
+        return None
+    found.sort(key=lambda t: not t[0])
+    return found[0][1]
+
+
+def _shipped_factory(game: str) -> Any:
+    def make(config: Any = None, seed: int | None = None, arg: str = "", **_: Any) -> MLPPolicy:
+        if config is None:
+            config = game_module(game).Config()
+        path = shipped_model(game, config)
+        if path is None:
+            raise ValueError(
+                f"no trained {game} model for these rules ships with the package "
+                f"(shipped: {', '.join(p.name for p in sorted(models_dir().glob('*.npz'))) or 'none'}); "
+                "train one with python -m training.train and pass its .npz path"
+            )
+        policy = load_model_policy(path, game=game, config=config, seed=seed)
+        policy.name = SHIPPED
+        return policy
+
+    return make
+
+
+for _game in ("schnauz", "scat", "thirteen"):
+    register_policy(_game, SHIPPED)(_shipped_factory(_game))

@@ -6,39 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: The name that means "the trained model shipped with the package" on the command line.
-SHIPPED = "model"
+from policies.models import SHIPPED, models_dir, shipped_model
+
+__all__ = ["FALLBACK", "SHIPPED", "Lineup", "make_lineup", "models_dir", "shipped_model"]
+
 #: Who plays when no trained model for the game and rules ships with the package.
 FALLBACK = "expert"
-
-
-def models_dir() -> Path:
-    """Where the package ships its trained models (``policies/models/*.npz``)."""
-    import policies
-
-    return Path(policies.__file__).parent / "models"
-
-
-def shipped_model(game: str, config: Any) -> Path | None:
-    """The shipped model file that plays ``game`` under ``config``, if any.
-
-    A model trained at this table size is preferred; any model whose rules and
-    observation layout match is accepted (observations are padded to the largest table).
-    """
-    from policies.models import check_compatible, read_model
-
-    found: list[tuple[bool, Path]] = []
-    for path in sorted(models_dir().glob("*.npz")):
-        try:
-            _, meta = read_model(path)
-            check_compatible(meta, game, config, path=str(path))
-        except (ValueError, KeyError):
-            continue
-        found.append((config.num_players in meta.get("table_sizes", ()), path))
-    if not found:
-        return None
-    found.sort(key=lambda t: not t[0])
-    return found[0][1]
 
 
 @dataclass

@@ -1,11 +1,19 @@
-"""``python -m schnauz_env`` (or ``schnauz-demo``): a seeded demo game, printed move by move.
+"""``python -m schnauz_env`` (or ``schnauz-demo``): the trained model at the table.
 
-    python -m schnauz_env                       # 4 players, seed 7
+    python -m schnauz_env                       # 4 players, seed 7, then a short evaluation
     python -m schnauz_env --players 3 --deck A5 --seed 1 --policies expert greedy random
-    python -m schnauz_env --quiet               # only the showdowns and the result
+    python -m schnauz_env --quiet --eval-games 0   # only the showdowns and the result
 
-The players are the package's baselines (``policies``), one name per seat; give
-fewer names than seats and the list repeats.
+First a seeded game, printed move by move: the trained model shipped with the
+package (``model``) in seat 0 against the baselines ``expert``, ``greedy`` and
+``random``. Then a short evaluation of the seat-0 player against three copies of each
+baseline, on duplicate deals with 95% intervals (needs the ``eval`` extra; the
+README has the full figures over thousands of games). Numpy only: no torch.
+
+Players are names ``policies.make_policy`` knows (``model``, ``expert``, ``greedy``,
+``random``, ``ismcts``) or model files, one per seat; give fewer names than seats and
+the list repeats. Without a shipped model for the chosen rules, ``expert`` sits in
+seat 0.
 """
 
 from __future__ import annotations
@@ -33,11 +41,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--policies",
         nargs="+",
-        default=["expert", "greedy", "greedy", "random"],
+        default=None,
         metavar="NAME",
-        help="a player per seat, repeated to fill the table (default: expert greedy greedy random)",
+        help="a player per seat, repeated to fill the table (default: model expert greedy "
+        "random, or expert in seat 0 when no model ships for these rules)",
     )
     p.add_argument("--quiet", action="store_true", help="print only showdowns and the result")
+    p.add_argument(
+        "--eval-games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="then play N duplicate games of seat 0's player against three copies of each "
+        "baseline and print its win rates (default 100; 0: skip)",
+    )
     return p
 
 
@@ -46,9 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     from policies import available_policies, make_policy
     from schnauz_env import schnauz_v0
 
+    if args.eval_games < 0:
+        print("error: --eval-games must be >= 0", file=sys.stderr)
+        return 2
     try:
         env = schnauz_v0.raw_env(num_players=args.players, deck=args.deck, lives=args.lives)
-        names = [args.policies[i % len(args.policies)] for i in range(args.players)]
+        wanted = args.policies
+        if wanted is None:
+            from policies.models import SHIPPED, shipped_model
+
+            has_model = shipped_model("schnauz", env.config) is not None
+            wanted = [SHIPPED if has_model else "expert", "expert", "greedy", "random"]
+            if not has_model:
+                print("(no trained model ships for these rules: expert sits in seat 0)")
+        names = [wanted[i % len(wanted)] for i in range(args.players)]
         players = [
             make_policy(name, game="schnauz", config=env.config, seed=args.seed + i)
             for i, name in enumerate(names)
@@ -89,6 +117,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     order = sorted(range(args.players), key=lambda s: game.places[s] or 0)
     for s in order:
         print(f"  {game.places[s]:g}. seat {s} ({names[s]})")
+    if args.eval_games:
+        return _evaluate(names[0], args)
+    return 0
+
+
+def _evaluate(player: str, args: argparse.Namespace) -> int:
+    """Win rate of ``player`` against three copies of each baseline (duplicate deals)."""
+    try:
+        from policies.evaluate import evaluate
+    except ImportError as err:
+        print(
+            f"\n(the evaluation table needs the eval extra: pip install 'schnauz_env[eval]'; {err})"
+        )
+        return 0
+    options = {"deck": args.deck, "lives": args.lives}
+    n = args.players
+    print(
+        f"\n{player} against {n - 1} copies of each baseline, {args.eval_games} duplicate "
+        f"games each (seed {args.seed}; fair share {1 / n:.3f}):"
+    )
+    print(f"  {'opponents':<12} {'win rate [95% CI]':<24} {'mean place':>10}")
+    for baseline in ("expert", "greedy", "random"):
+        result = evaluate(
+            [player] + [baseline] * (n - 1),
+            players=n,
+            games=args.eval_games,
+            schedule="table",
+            seed=args.seed,
+            options=options,
+        )
+        st = result.stats(player)
+        ci = f"{st.win_rate:.3f} [{st.win_low:.3f}, {st.win_high:.3f}]"
+        print(f"  {f'{n - 1}x {baseline}':<12} {ci:<24} {st.mean_place:>10.2f}")
     return 0
 
 

@@ -1,0 +1,56 @@
+"""``python -m schnauz_env``: the README's main job (a seeded game, then a short evaluation)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_play_terminal import random_model
+
+from policies import models
+from schnauz_env.__main__ import main
+from schnauz_env.schnauz import SchnauzConfig
+
+
+def test_the_demo_seats_the_shipped_model_and_evaluates_it(tmp_path, monkeypatch, capsys):
+    random_model(tmp_path, "schnauz", SchnauzConfig(num_players=3))
+    monkeypatch.setattr(models, "models_dir", lambda: tmp_path)
+    assert main(["--players", "3", "--seed", "3", "--quiet", "--eval-games", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0: model" in out and "seat 1: expert" in out and "seat 2: greedy" in out
+    assert "Final places:" in out
+    rows = re.findall(
+        r"2x (expert|greedy|random)\s+([01]\.\d{3}) \[([01]\.\d{3}), ([01]\.\d{3})\]", out
+    )
+    assert [r[0] for r in rows] == ["expert", "greedy", "random"]
+    for _, rate, lo, hi in rows:
+        assert float(lo) <= float(rate) <= float(hi)
+
+
+def test_without_a_model_for_the_rules_expert_sits_in_seat_0(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(models, "models_dir", lambda: tmp_path)  # nothing shipped here
+    assert main(["--players", "2", "--quiet", "--eval-games", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "no trained model ships for these rules" in out
+    assert "seat 0: expert" in out and "win rate" not in out
+
+
+def test_the_same_seed_prints_the_same_game(capsys):
+    main(["--players", "3", "--seed", "11", "--eval-games", "0", "--policies", "greedy", "random"])
+    first = capsys.readouterr().out
+    main(["--players", "3", "--seed", "11", "--eval-games", "0", "--policies", "greedy", "random"])
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--policies", "nobody"], "unknown schnauz policy 'nobody'"),
+        (["--eval-games", "-1"], "--eval-games must be >= 0"),
+        (["--policies", "model", "--deck", "A5", "--lives", "1"], "no trained schnauz model"),
+    ],
+)
+def test_bad_command_lines_get_a_clear_error(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(models, "models_dir", lambda: tmp_path)
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

@@ -17,6 +17,7 @@ from functools import cache
 
 import numpy as np
 
+from schnauz_env.common.layout import first_hot
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.observation import NC, SEAT_FEATURES, ObservationLayout
 
@@ -102,12 +103,7 @@ def decode_observation(obs: np.ndarray, config: ScatConfig) -> ScatView:
     lives = tuple(round(float(seats[k, 3]) * max(config.lives, 1)) for k in range(n))
     bus = tuple(bool(seats[k, 2]) for k in range(n))
     buy = tuple(round(float(seats[k, 4]) * config.buy_ins) for k in range(n))
-
-    def one_hot(name: str) -> int | None:
-        hits = np.flatnonzero(obs[s[name]])
-        return int(hits[0]) if hits.size else None
-
-    phase = one_hot("phase")
+    phase = first_hot(obs[s["phase"]])
     return ScatView(
         num_players=n,
         hand=hand,
@@ -117,9 +113,9 @@ def decode_observation(obs: np.ndarray, config: ScatConfig) -> ScatView:
         on_the_bus=bus,
         out=out,
         buy_ins_left=buy,
-        dealer=one_hot("dealer") or 0,
-        knocker=one_hot("knocker"),
-        to_act=one_hot("to_act"),
+        dealer=first_hot(obs[s["dealer"]]) or 0,
+        knocker=first_hot(obs[s["knocker"]]),
+        to_act=first_hot(obs[s["to_act"]]),
         final=phase is not None and phase >= 2,
         discard_step=phase is not None and phase % 2 == 1,
         stock_size=round(float(obs[s["stock"]][0]) * NC),

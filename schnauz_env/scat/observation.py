@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.common.layout import BlockLayout
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
 
@@ -45,12 +46,12 @@ SEAT_FEATURES = 5
 NC = 52
 
 
-class ObservationLayout:
+class ObservationLayout(BlockLayout):
     """Named index ranges of the observation vector for one rules config."""
 
     def __init__(self, config: ScatConfig) -> None:
         self.hand_slots = config.hand_size + 1
-        sizes = [
+        blocks = [
             ("hand", self.hand_slots * NC),
             ("discard_top", NC),
             ("discard_pile", NC),
@@ -62,19 +63,7 @@ class ObservationLayout:
             ("phase", 4),
             ("stock", 1),
         ]
-        self.slices: dict[str, slice] = {}
-        start = 0
-        for name, size in sizes:
-            self.slices[name] = slice(start, start + size)
-            start += size
-        self.size = start
-
-    def __getitem__(self, name: str) -> slice:
-        return self.slices[name]
-
-    def describe(self) -> list[tuple[str, int, int]]:
-        """``(name, start, stop)`` for every block, in order."""
-        return [(k, s.start, s.stop) for k, s in self.slices.items()]
+        super().__init__(blocks)
 
 
 class ObservationEncoder:

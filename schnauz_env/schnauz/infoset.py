@@ -35,9 +35,11 @@ largest starting lives, which the observation does not carry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
+from schnauz_env.common.layout import first_hot
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
@@ -107,11 +109,6 @@ class SeatView:
         return tuple(counts)
 
 
-def _one_hot(block: np.ndarray) -> int | None:
-    hits = np.flatnonzero(block)
-    return int(hits[0]) if hits.size else None
-
-
 def decode_observation(obs: np.ndarray, config: SchnauzConfig) -> SeatView:
     """Read one seat's observation vector back into a :class:`SeatView`.
 
@@ -148,7 +145,7 @@ def decode_observation(obs: np.ndarray, config: SchnauzConfig) -> SeatView:
     # config.lives unless a reset option gave some seat more (which it cannot show).
     lives = tuple(round(x * max(config.lives, 1)) for x in seats[:n, 3])
     known = (frozenset(), *tuple(frozenset(cards_in(known_block[k - 1])) for k in range(1, n)))
-    phase_hot = _one_hot(obs[s["phase"]])
+    phase_hot = first_hot(obs[s["phase"]])
     phase = OVER if phase_hot is None else _PHASES[phase_hot]
     stock_size = round(float(obs[s["stock"]][0]) * nc)
     located = set(hand) | set(table) | out_of_play
@@ -164,24 +161,19 @@ def decode_observation(obs: np.ndarray, config: SchnauzConfig) -> SeatView:
         lives=lives,
         swimming=tuple(bool(seats[k, 2] > 0.5) for k in range(n)),
         out=tuple(not bool(x) for x in in_game),
-        dealer=_one_hot(obs[s["dealer"]]) or 0,
-        knocker=_one_hot(obs[s["knocker"]]),
-        to_act=_one_hot(obs[s["to_act"]]),
+        dealer=first_hot(obs[s["dealer"]]) or 0,
+        knocker=first_hot(obs[s["knocker"]]),
+        to_act=first_hot(obs[s["to_act"]]),
         phase=phase,
-        passes=_one_hot(obs[s["passes"]]) or 0,
+        passes=first_hot(obs[s["passes"]]) or 0,
         stock_size=stock_size,
         unseen=tuple(int(c) for c in unseen),
     )
 
 
-_LAYOUTS: dict[SchnauzConfig, ObservationLayout] = {}
-
-
+@cache
 def _layout(config: SchnauzConfig) -> ObservationLayout:
-    layout = _LAYOUTS.get(config)
-    if layout is None:
-        layout = _LAYOUTS[config] = ObservationLayout(config)
-    return layout
+    return ObservationLayout(config)
 
 
 def _distance(view: SeatView, start: int, stop: int) -> int:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.common.layout import BlockLayout
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
 
@@ -43,13 +44,13 @@ SEAT_FEATURES = 4
 OBS_VERSION = 1
 
 
-class ObservationLayout:
+class ObservationLayout(BlockLayout):
     """Named index ranges of the observation vector for one rules config."""
 
     def __init__(self, config: SchnauzConfig) -> None:
         n_cards = config.deck_size
         self.num_cards = n_cards
-        sizes = [
+        blocks = [
             ("hand", 3 * n_cards),
             ("table", 3 * n_cards),
             ("out_of_play", n_cards),
@@ -62,19 +63,7 @@ class ObservationLayout:
             ("passes", P),
             ("stock", 1),
         ]
-        self.slices: dict[str, slice] = {}
-        start = 0
-        for name, size in sizes:
-            self.slices[name] = slice(start, start + size)
-            start += size
-        self.size = start
-
-    def __getitem__(self, name: str) -> slice:
-        return self.slices[name]
-
-    def describe(self) -> list[tuple[str, int, int]]:
-        """``(name, start, stop)`` for every block, in order."""
-        return [(k, s.start, s.stop) for k, s in self.slices.items()]
+        super().__init__(blocks)
 
 
 class ObservationEncoder:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.common.layout import BlockLayout
 from schnauz_env.thirteen.combos import NUM_KINDS, STRENGTH
 from schnauz_env.thirteen.config import HAND_SIZE, MAX_PLAYERS, ThirteenConfig
 from schnauz_env.thirteen.engine import DECLARE, OVER, ThirteenState
@@ -43,11 +44,11 @@ SEAT_FEATURES = 3
 OBS_VERSION = 1
 
 
-class ObservationLayout:
+class ObservationLayout(BlockLayout):
     """Named index ranges of the observation vector."""
 
     def __init__(self, config: ThirteenConfig | None = None) -> None:
-        sizes = [
+        blocks = [
             ("hand", 52),
             ("selected", 52),
             ("table", 52),
@@ -60,19 +61,7 @@ class ObservationLayout:
             ("to_act", P),
             ("flags", 3),
         ]
-        self.slices: dict[str, slice] = {}
-        start = 0
-        for name, size in sizes:
-            self.slices[name] = slice(start, start + size)
-            start += size
-        self.size = start
-
-    def __getitem__(self, name: str) -> slice:
-        return self.slices[name]
-
-    def describe(self) -> list[tuple[str, int, int]]:
-        """``(name, start, stop)`` for every block, in order."""
-        return [(k, s.start, s.stop) for k, s in self.slices.items()]
+        super().__init__(blocks)
 
 
 class ObservationEncoder:

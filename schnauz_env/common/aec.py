@@ -1,7 +1,7 @@
 """A PettingZoo AEC base for turn-based card games driven by a rules engine.
 
 A game's ``raw_env`` subclasses :class:`CardGameEnv` and names its rules config,
-its engine's ``new_game``, its observation encoder and its text renderer. The base
+its engine's ``new_game``, its observation encoder class and its text renderer. The base
 does the PettingZoo bookkeeping once for every game: agents, spaces, seeding,
 reset options, masks, dead-agent steps, zero-sum place rewards and infos.
 
@@ -10,7 +10,8 @@ The engine state must offer ``current`` (seat to act), ``game_over``, ``n``,
 ``ValueError`` on an illegal action) and ``action_to_string(action, symbols)``.
 A result (returned when a round or hand ends) must offer ``places`` (seat -> final
 place decided by it, 1 = best, shared places averaged), ``seats`` (the seats that
-took part) and ``losers`` (for single-round episodes).
+took part) and ``losers`` (for single-round episodes). ``last_result`` (the latest
+result, or ``None``) offers ``to_dict()`` for infos.
 
 Rendering: ``"ansi"`` returns the game's text, ``"human"`` prints it, and
 ``"rgb_array"`` (for games whose env sets ``draw_state``, see
@@ -22,7 +23,7 @@ chooses whose view is drawn or printed: ``None`` shows every hand.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,9 +61,11 @@ class CardGameEnv(AECEnv):
     reset_options: ClassVar[tuple[str, ...]] = ()
     num_actions: ClassVar[int]
 
-    # Set by the subclass: (config, rng, **reset options) -> state; encoder; renderer;
-    # and, for render_mode="rgb_array", (state, seat) -> (H, W, 3) uint8 picture.
+    # Set by the subclass: (config, rng, **reset options) -> state; encoder class
+    # (config -> encoder with .size and .encode(state, seat)); renderer; and, for
+    # render_mode="rgb_array", (state, seat) -> (H, W, 3) uint8 picture.
     new_game: Callable[..., Any]
+    encoder_class: ClassVar[type]
     render_state: Callable[..., str]
     draw_state: Callable[..., np.ndarray] | None = None
 
@@ -97,7 +100,7 @@ class CardGameEnv(AECEnv):
         self.render_seat = None if render_seat is None else int(render_seat)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.encoder = self.make_encoder(self.config)
+        self.encoder = self.encoder_class(self.config)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
@@ -113,15 +116,21 @@ class CardGameEnv(AECEnv):
         self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
 
     # --------------------------------------------------------- game hooks
-    def make_encoder(self, config: Any) -> Any:
-        raise NotImplementedError
-
     def info_for(self) -> dict[str, Any]:
         """A new info dict, as every agent gets after a reset or a result (override to add).
 
         Each agent gets its own copy of the top-level dict; nested values built once
         per result (such as the last showdown) are shared between agents."""
         return {}
+
+    def by_agent(self, values: Sequence[Any]) -> dict[str, Any]:
+        """``values`` (one per seat) keyed by agent name, for infos."""
+        return dict(zip(self.possible_agents, values, strict=True))
+
+    def last_result_info(self) -> dict[str, Any] | None:
+        """The game's latest result as a dict, for infos (``None`` before the first)."""
+        last = self.game.last_result
+        return last.to_dict() if last is not None else None
 
     def round_rewards(self, result: Any) -> dict[int, float]:
         """Rewards of a single-round episode: each loser −1, the others share +."""
@@ -191,13 +200,7 @@ class CardGameEnv(AECEnv):
         rewards = self.rewards
         for a in self.agents:
             rewards[a] = 0.0
-        if result is not None:
-            self._settle(result)
-            self._update_infos()
-        self.agent_selection = self.possible_agents[game.current]
-        self._accumulate_rewards()
-        if result is not None:
-            self._deads_step_first()
+        self._after_move(result)
         if self.render_mode == "human":
             self.render()
 
@@ -229,6 +232,17 @@ class CardGameEnv(AECEnv):
         return self.game.action_to_string(action, symbols=True)
 
     # ------------------------------------------------------------- helpers
+    def _after_move(self, result: Any) -> None:
+        """After a move (or a deal) that gave ``result`` (``None``: nothing decided):
+        pay it, pass the turn on, and move any agent it ended to the front."""
+        if result is not None:
+            self._settle(result)
+            self._update_infos()
+        self.agent_selection = self.possible_agents[self.game.current]
+        self._accumulate_rewards()
+        if result is not None:
+            self._deads_step_first()
+
     def _settle(self, result: Any) -> None:
         """Pay the rewards a result decided; end the episode for those it ends.
 

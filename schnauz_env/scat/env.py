@@ -169,21 +169,15 @@ class raw_env(CardGameEnv):
     new_game = staticmethod(new_game)
     render_state = staticmethod(render_text)
     draw_state = staticmethod(draw_state)
+    encoder_class = ObservationEncoder
 
     config: ScatConfig
-
-    def make_encoder(self, config: ScatConfig) -> ObservationEncoder:
-        return ObservationEncoder(config)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         opening = self.game.opening_result
         if opening is not None:  # the first deal ended at once (a blitz after the deal)
-            self._settle(opening)
-            self._update_infos()
-            self.agent_selection = self.possible_agents[self.game.current]
-            self._accumulate_rewards()
-            self._deads_step_first()
+            self._after_move(opening)
 
     def round_rewards(self, result: RoundResult) -> dict[int, float]:
         """Single-round episodes: minus the lives lost; those who lost none share the total."""
@@ -201,15 +195,12 @@ class raw_env(CardGameEnv):
 
     def info_for(self) -> dict[str, Any]:
         game = self.game
-        names = self.possible_agents
-        cfg = self.config
-        last = game.last_result.to_dict() if game.last_result is not None else None
-        bus = game.on_the_bus
+        buy_ins = self.config.buy_ins
         return {
-            "lives": {names[s]: game.lives[s] for s in range(game.n)},
-            "on_the_bus": {names[s]: bus[s] for s in range(game.n)},
-            "out": {names[s]: game.out[s] for s in range(game.n)},
-            "buy_ins_left": {names[s]: cfg.buy_ins - game.buy_ins_used[s] for s in range(game.n)},
+            "lives": self.by_agent(game.lives),
+            "on_the_bus": self.by_agent(game.on_the_bus),
+            "out": self.by_agent(game.out),
+            "buy_ins_left": self.by_agent([buy_ins - used for used in game.buy_ins_used]),
             "round": game.round,
-            "last_showdown": last,
+            "last_showdown": self.last_result_info(),
         }

@@ -158,19 +158,15 @@ class raw_env(CardGameEnv):
     new_game = staticmethod(new_game)
     render_state = staticmethod(render_text)
     draw_state = staticmethod(draw_state)
+    encoder_class = ObservationEncoder
 
     config: SchnauzConfig
 
-    def make_encoder(self, config: SchnauzConfig) -> ObservationEncoder:
-        return ObservationEncoder(config)
-
     def info_for(self) -> dict[str, Any]:
         game = self.game
-        names = self.possible_agents
-        last = game.last_result.to_dict() if game.last_result is not None else None
         return {
-            "lives": {names[s]: game.lives[s] for s in range(game.n)},
-            "out": {names[s]: game.out[s] for s in range(game.n)},
+            "lives": self.by_agent(game.lives),
+            "out": self.by_agent(game.out),
             "round": game.round,
-            "last_showdown": last,
+            "last_showdown": self.last_result_info(),
         }

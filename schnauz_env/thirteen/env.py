@@ -166,19 +166,16 @@ class raw_env(CardGameEnv):
     new_game = staticmethod(new_game)
     render_state = staticmethod(render_text)
     draw_state = staticmethod(draw_state)
+    encoder_class = ObservationEncoder
 
     config: ThirteenConfig
-
-    def make_encoder(self, config: ThirteenConfig) -> ObservationEncoder:
-        return ObservationEncoder(config)
 
     def info_for(self) -> dict[str, Any]:
         game = self.game
         names = self.possible_agents
-        last = game.last_result.to_dict() if game.last_result is not None else None
         return {
-            "scores": {names[s]: game.scores[s] for s in range(game.n)},
+            "scores": self.by_agent(game.scores),
             "game": game.game,
             "finish_order": [names[s] for s in game.finish_order],
-            "last_result": last,
+            "last_result": self.last_result_info(),
         }

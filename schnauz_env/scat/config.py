@@ -8,17 +8,19 @@ model is never used under other rules without notice (compare with ``==`` or
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from schnauz_env.cards import ALL_CARDS, Card
+from schnauz_env.common.options import RulesConfig, is_int
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
 
 @dataclass(frozen=True)
-class ScatConfig:
+class ScatConfig(RulesConfig):
     """Rules of a Scat game (RULES.md §2). Invalid values raise ``ValueError``."""
+
+    game_name = "Scat"
 
     num_players: int = 4
     """Players at the table, 2 to 7."""
@@ -46,35 +48,26 @@ class ScatConfig:
     an episode is a single round (deal to showdown)."""
 
     def __post_init__(self) -> None:
-        def bad(name: str, value: Any, allowed: str) -> ValueError:
-            return ValueError(f"invalid Scat option {name}={value!r}: {allowed}")
-
-        def is_int(x: Any) -> bool:
-            return isinstance(x, int) and not isinstance(x, bool)
-
         if not is_int(self.num_players):
-            raise bad("num_players", self.num_players, "must be an integer from 2 to 7")
+            raise self.invalid("num_players", "must be an integer from 2 to 7")
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise bad("num_players", self.num_players, "Scat is for 2 to 7 players")
+            raise self.invalid("num_players", "Scat is for 2 to 7 players")
         if not is_int(self.lives) or self.lives < 0:
-            raise bad("lives", self.lives, "must be an integer >= 0")
+            raise self.invalid("lives", "must be an integer >= 0")
         if not is_int(self.buy_ins) or self.buy_ins < 0:
-            raise bad("buy_ins", self.buy_ins, "must be an integer >= 0 (0 = no buy-in)")
+            raise self.invalid("buy_ins", "must be an integer >= 0 (0 = no buy-in)")
         if not is_int(self.max_turns) or self.max_turns < 1:
-            raise bad("max_turns", self.max_turns, "must be a positive integer")
+            raise self.invalid("max_turns", "must be a positive integer")
         if self.first_dealer is not None and (
             not is_int(self.first_dealer) or not 0 <= self.first_dealer < self.num_players
         ):
-            raise bad(
+            raise self.invalid(
                 "first_dealer",
-                self.first_dealer,
                 f"must be None or a seat 0..{self.num_players - 1}",
             )
         if self.episode not in ("game", "round"):
-            raise bad("episode", self.episode, "allowed: 'game', 'round'")
-        for name in ("knock_on_first_turn", "no_trinca", "four_card"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, getattr(self, name), "must be True or False")
+            raise self.invalid("episode", "allowed: 'game', 'round'")
+        self.check_flags("knock_on_first_turn", "no_trinca", "four_card")
 
     # ------------------------------------------------------------ derived
     @property
@@ -100,20 +93,3 @@ class ScatConfig:
     @property
     def deck_size(self) -> int:
         return 52
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ScatConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Scat option(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}"
-            )
-        return cls(**data)
-
-    @classmethod
-    def option_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]

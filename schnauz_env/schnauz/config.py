@@ -7,10 +7,10 @@ under other rules without notice (compare with ``==`` or :meth:`SchnauzConfig.to
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from schnauz_env.cards import Card, deck_of
+from schnauz_env.common.options import RulesConfig, is_int
 
 #: Deck variants: name -> lowest rank index (A7 = 7..A, A9 = 9..A, A5 = 5..A).
 DECK_VARIANTS: dict[str, int] = {"A7": 5, "A9": 7, "A5": 3}
@@ -18,8 +18,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 @dataclass(frozen=True)
-class SchnauzConfig:
+class SchnauzConfig(RulesConfig):
     """Rules of a Schnauz game (RULES.md §1). Invalid values raise ``ValueError``."""
+
+    game_name = "Schnauz"
 
     num_players: int = 4
     """Players at the table, 2 to 6."""
@@ -54,43 +56,36 @@ class SchnauzConfig:
     an episode is a single round (deal to showdown)."""
 
     def __post_init__(self) -> None:
-        def bad(name: str, value: Any, allowed: str) -> ValueError:
-            return ValueError(f"invalid Schnauz option {name}={value!r}: {allowed}")
-
-        if not isinstance(self.num_players, int) or isinstance(self.num_players, bool):
-            raise bad("num_players", self.num_players, "must be an integer from 2 to 6")
+        if not is_int(self.num_players):
+            raise self.invalid("num_players", "must be an integer from 2 to 6")
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise bad("num_players", self.num_players, "Schnauz is for 2 to 6 players")
+            raise self.invalid("num_players", "Schnauz is for 2 to 6 players")
         if self.deck not in DECK_VARIANTS:
-            raise bad("deck", self.deck, "allowed decks are 'A7' (32 cards), 'A9' (24), 'A5' (40)")
+            raise self.invalid("deck", "allowed decks are 'A7' (32 cards), 'A9' (24), 'A5' (40)")
         if 3 * self.num_players + 3 > len(self.deck_cards):
-            raise bad(
+            raise self.invalid(
                 "num_players",
-                self.num_players,
                 f"a round needs {3 * self.num_players + 3} cards but deck {self.deck} has "
                 f"{len(self.deck_cards)}",
             )
-        if not isinstance(self.lives, int) or isinstance(self.lives, bool) or self.lives < 0:
-            raise bad("lives", self.lives, "must be an integer >= 0")
+        if not is_int(self.lives) or self.lives < 0:
+            raise self.invalid("lives", "must be an integer >= 0")
         if self.short_stock not in ("showdown", "recycle"):
-            raise bad("short_stock", self.short_stock, "allowed: 'showdown', 'recycle'")
+            raise self.invalid("short_stock", "allowed: 'showdown', 'recycle'")
         if self.ties not in ("break", "share"):
-            raise bad("ties", self.ties, "allowed: 'break', 'share'")
+            raise self.invalid("ties", "allowed: 'break', 'share'")
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise bad("max_turns", self.max_turns, "must be a positive integer")
+            raise self.invalid("max_turns", "must be a positive integer")
         if self.first_dealer is not None and (
             not isinstance(self.first_dealer, int) or not 0 <= self.first_dealer < self.num_players
         ):
-            raise bad(
+            raise self.invalid(
                 "first_dealer",
-                self.first_dealer,
                 f"must be None or a seat 0..{self.num_players - 1}",
             )
         if self.episode not in ("game", "round"):
-            raise bad("episode", self.episode, "allowed: 'game', 'round'")
-        for name in ("knock_in_first_circle", "fire_costs_all"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, getattr(self, name), "must be True or False")
+            raise self.invalid("episode", "allowed: 'game', 'round'")
+        self.check_flags("knock_in_first_circle", "fire_costs_all")
 
     @property
     def deck_cards(self) -> tuple[Card, ...]:
@@ -104,20 +99,3 @@ class SchnauzConfig:
     @property
     def min_rank(self) -> int:
         return DECK_VARIANTS[self.deck]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SchnauzConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Schnauz option(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}"
-            )
-        return cls(**data)
-
-    @classmethod
-    def option_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]

@@ -7,18 +7,20 @@ used under other rules without notice (compare with ``==`` or :meth:`ThirteenCon
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
 from schnauz_env.cards import ALL_CARDS, Card
+from schnauz_env.common.options import RulesConfig, is_int
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 HAND_SIZE = 13
 
 
 @dataclass(frozen=True)
-class ThirteenConfig:
+class ThirteenConfig(RulesConfig):
     """Rules of a Thirteen game or match (RULES.md §3). Invalid values raise ``ValueError``."""
+
+    game_name = "Thirteen"
 
     num_players: int = 4
     """[choice] Players at the table, 2 to 4; each is dealt 13 cards (with fewer than
@@ -51,44 +53,19 @@ class ThirteenConfig:
     ``match_limit_reached`` in the result. Never binds in ordinary play."""
 
     def __post_init__(self) -> None:
-        def bad(name: str, value: Any, allowed: str) -> ValueError:
-            return ValueError(f"invalid Thirteen option {name}={value!r}: {allowed}")
-
-        def is_int(value: Any) -> bool:
-            return isinstance(value, int) and not isinstance(value, bool)
-
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
-            raise bad("num_players", self.num_players, "Thirteen is for 2 to 4 players")
+            raise self.invalid("num_players", "Thirteen is for 2 to 4 players")
         if self.episode not in ("game", "match"):
-            raise bad("episode", self.episode, "allowed: 'game', 'match'")
+            raise self.invalid("episode", "allowed: 'game', 'match'")
         if not is_int(self.target_points) or self.target_points < 1:
-            raise bad("target_points", self.target_points, "must be a positive integer")
+            raise self.invalid("target_points", "must be a positive integer")
         if self.opening not in ("include", "free"):
-            raise bad("opening", self.opening, "allowed: 'include', 'free'")
-        for name in ("out_clears_table", "instant_wins"):
-            if not isinstance(getattr(self, name), bool):
-                raise bad(name, getattr(self, name), "must be True or False")
+            raise self.invalid("opening", "allowed: 'include', 'free'")
+        self.check_flags("out_clears_table", "instant_wins")
         if not is_int(self.max_games) or self.max_games < 1:
-            raise bad("max_games", self.max_games, "must be a positive integer")
+            raise self.invalid("max_games", "must be a positive integer")
 
     @property
     def deck_cards(self) -> tuple[Card, ...]:
         """The 52 cards, ordered by card index (``schnauz_env.cards`` order)."""
         return ALL_CARDS
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ThirteenConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(
-                f"unknown Thirteen option(s) {', '.join(unknown)}; allowed: {', '.join(sorted(known))}"
-            )
-        return cls(**data)
-
-    @classmethod
-    def option_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]

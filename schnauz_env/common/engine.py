@@ -174,6 +174,16 @@ class LivesState(EngineState):
         return places, remaining
 
     # ------------------------------------------------------ hidden information
+    def visible_hand(self, s: int, seat: int | None) -> list[int | None]:
+        """Seat ``s``'s hand as ``seat`` sees it (``None``: a spectator seeing every hand):
+        the cards ``s`` is known to hold first, then ``None`` for each card ``seat``
+        cannot see (their order would tell more than the table knows)."""
+        hand = self.hands[s]
+        if seat is None or s == seat:
+            return list(hand)
+        known = [c for c in hand if c in self.known[s]]
+        return [*known, *([None] * (len(hand) - len(known)))]
+
     def unseen_cards(self, seat: int) -> list[int]:
         """Cards of this round ``seat`` cannot locate: others' unknown cards and the stock."""
         hidden = list(self.deck[self.pos :])

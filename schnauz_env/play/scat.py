@@ -32,15 +32,6 @@ _REASONS = {
 }
 
 
-def visible_hand(state: ScatState, s: int, seat: int | None) -> list[int | None]:
-    """Seat ``s``'s hand as ``seat`` sees it: cards it drew from the pile, then backs."""
-    hand = state.hands[s]
-    if seat is None or s == seat:
-        return list(hand)
-    known = [c for c in hand if c in state.known[s]]
-    return [*known, *([None] * (len(hand) - len(known)))]
-
-
 class ScatScreen(Screen):
     game = "Scat"
     fixed_keys = {
@@ -88,7 +79,7 @@ class ScatScreen(Screen):
             if state.out[s]:
                 hand, lives = Text("-", style="dim"), Text("out", style="dim")
             else:
-                hand = cards_text(visible_hand(state, s, me))
+                hand = cards_text(state.visible_hand(s, me))
                 if s == me:
                     hand.append(
                         f"  {hand_label(state.hands[s], state.config.trinca)}", style="bold green"

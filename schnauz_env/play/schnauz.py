@@ -38,15 +38,6 @@ _REASONS = {
 }
 
 
-def visible_hand(state: SchnauzState, s: int, seat: int | None) -> list[int | None]:
-    """Seat ``s``'s hand as ``seat`` sees it: the cards it is known to hold, then backs."""
-    hand = state.hands[s]
-    if seat is None or s == seat:
-        return list(hand)
-    known = [c for c in hand if c in state.known[s]]
-    return [*known, *([None] * (len(hand) - len(known)))]
-
-
 class SchnauzScreen(Screen):
     game = "Schnauz"
     fixed_keys = {
@@ -87,7 +78,7 @@ class SchnauzScreen(Screen):
             if state.out[s]:
                 hand, lives = Text("-", style="dim"), Text("out", style="dim")
             else:
-                hand = cards_text(visible_hand(state, s, me))
+                hand = cards_text(state.visible_hand(s, me))
                 if s == me:
                     hand.append(f"  {hand_label(state.hands[s])}", style="bold green")
                 lives = lives_text(state.lives[s], "swimming")

@@ -23,16 +23,6 @@ from schnauz_env.render.table import (
 from schnauz_env.scat.engine import DISCARD, PHASE_NAMES, ScatState
 
 
-def visible_hand(state: ScatState, s: int, seat: int | None) -> list[int | None]:
-    """Seat ``s``'s hand as ``seat`` sees it: the cards it drew from the discard pile
-    first, then backs (their order would tell more than the table knows)."""
-    hand = state.hands[s]
-    if seat is None or s == seat:
-        return list(hand)
-    known = [c for c in hand if c in state.known[s]]
-    return [*known, *([None] * (len(hand) - len(known)))]
-
-
 def result_line(state: ScatState, names: Sequence[str]) -> str:
     r = state.last_result
     if r is None:
@@ -81,7 +71,7 @@ def draw_state(
             Seat(
                 seat=s,
                 title=names[s] + (" (you)" if s == seat else ""),
-                cards=[] if state.out[s] else visible_hand(state, s, seat),
+                cards=[] if state.out[s] else state.visible_hand(s, seat),
                 status=status,
                 tokens=tokens,
                 status_color=color,

@@ -23,16 +23,6 @@ from schnauz_env.render.table import (
 from schnauz_env.schnauz.engine import DEALER_CHOICE, PHASE_NAMES, SchnauzState
 
 
-def visible_hand(state: SchnauzState, s: int, seat: int | None) -> list[int | None]:
-    """Seat ``s``'s hand as ``seat`` sees it: the cards it is known to hold first, then
-    backs (their order would tell more than the table knows)."""
-    hand = state.hands[s]
-    if seat is None or s == seat:
-        return list(hand)
-    known = [c for c in hand if c in state.known[s]]
-    return [*known, *([None] * (len(hand) - len(known)))]
-
-
 def showdown_line(state: SchnauzState, names: Sequence[str]) -> str:
     r = state.last_result
     if r is None:
@@ -77,7 +67,7 @@ def draw_state(
             Seat(
                 seat=s,
                 title=title,
-                cards=[] if state.out[s] else visible_hand(state, s, seat),
+                cards=[] if state.out[s] else state.visible_hand(s, seat),
                 status=status,
                 tokens=tokens,
                 status_color=color,

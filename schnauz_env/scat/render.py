@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 from schnauz_env.cards import format_cards
+from schnauz_env.common.text import seat_lines
 from schnauz_env.scat.engine import DISCARD, PHASE_NAMES, ScatState
-
-
-def seat_status(state: ScatState, seat: int) -> str:
-    if state.out[seat]:
-        return "out"
-    if state.lives[seat] == 0:
-        return "on the bus"
-    return f"{state.lives[seat]} {'life' if state.lives[seat] == 1 else 'lives'}"
 
 
 def render_text(state: ScatState, seat: int | None = None, symbols: bool = True) -> str:
@@ -30,27 +23,7 @@ def render_text(state: ScatState, seat: int | None = None, symbols: bool = True)
         more = f" (+{len(pile) - 8} below)" if len(pile) > 8 else ""
         lines.append(f"  discard pile (top last): {shown}{more}")
     width = 3 * (cfg.hand_size + 1) + cfg.hand_size + 2
-    for s in range(state.n):
-        marks = []
-        if s == state.dealer:
-            marks.append("dealer")
-        if s == state.knocker:
-            marks.append("knocked")
-        acting = s == state.current and not state.game_over
-        if acting:
-            marks.append("to act")
-        if state.out[s]:
-            hand = "-"
-        elif seat is None or s == seat:
-            hand = format_cards(state.hands[s], symbols)
-        else:
-            known = [c for c in state.hands[s] if c in state.known[s]]
-            hidden = len(state.hands[s]) - len(known)
-            hand = " ".join([format_cards(known, symbols)] * bool(known) + ["??"] * hidden)
-        lines.append(
-            f"  {'>' if acting else ' '} seat {s}: {hand:<{width}} "
-            f"{seat_status(state, s):<10} {' '.join(marks)}".rstrip()
-        )
+    lines += seat_lines(state, seat, symbols, "on the bus", hand_width=width, status_width=10)
     if state.game_over:
         lines.append("  game over")
     return "\n".join(lines)

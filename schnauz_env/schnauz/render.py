@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 from schnauz_env.cards import format_cards
+from schnauz_env.common.text import seat_lines
 from schnauz_env.schnauz.engine import PHASE_NAMES, SchnauzState
-
-
-def seat_status(state: SchnauzState, seat: int) -> str:
-    if state.out[seat]:
-        return "out"
-    if state.lives[seat] == 0:
-        return "swimming"
-    return f"{state.lives[seat]} {'life' if state.lives[seat] == 1 else 'lives'}"
 
 
 def render_text(state: SchnauzState, seat: int | None = None, symbols: bool = True) -> str:
@@ -29,27 +22,7 @@ def render_text(state: SchnauzState, seat: int | None = None, symbols: bool = Tr
     lines.append(f"  table: {table}")
     if state.out_of_play:
         lines.append(f"  out of play: {format_cards(state.out_of_play, symbols)}")
-    for s in range(state.n):
-        marks = []
-        if s == state.dealer:
-            marks.append("dealer")
-        if s == state.knocker:
-            marks.append("knocked")
-        if s == state.current and not state.game_over:
-            marks.append("to act")
-        if state.out[s]:
-            hand = "-"
-        elif seat is None or s == seat:
-            hand = format_cards(state.hands[s], symbols)
-        else:
-            known = [c for c in state.hands[s] if c in state.known[s]]
-            hand = " ".join(
-                [format_cards(known, symbols)] * bool(known) + ["??"] * (3 - len(known))
-            )
-        lines.append(
-            f"  {'>' if s == state.current and not state.game_over else ' '} seat {s}: "
-            f"{hand:<14} {seat_status(state, s):<9} {' '.join(marks)}".rstrip()
-        )
+    lines += seat_lines(state, seat, symbols, "swimming", hand_width=14, status_width=9)
     if state.game_over:
         lines.append("  game over")
     return "\n".join(lines)

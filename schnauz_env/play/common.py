@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -104,9 +105,10 @@ class Screen:
         return bool(state.out[self.seat])
 
     def final(self, state: Any) -> RenderableType:
-        """The end of the game: every seat's place."""
+        """The end of the game: every seat's place (and :meth:`final_extra`'s columns)."""
+        extra = self.final_extra(state)
         grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("place", "seat", "player"):
+        for col in ("place", "seat", "player", *extra):
             grid.add_column(col)
         order = sorted(range(state.n), key=lambda s: state.places[s] or state.n)
         for s in order:
@@ -115,8 +117,13 @@ class Screen:
                 place_name(place) if place is not None else "-",
                 str(s),
                 Text(self.names[s], style="bold" if s == self.seat else ""),
+                *(cells[s] for cells in extra.values()),
             )
         return grid
+
+    def final_extra(self, state: Any) -> dict[str, list[str]]:
+        """More columns for the final table: heading -> one cell per seat."""
+        return {}
 
     def help_line(self, state: Any) -> str:
         return "Type the number or key of a move."
@@ -173,6 +180,96 @@ class Screen:
             parts.append(numbers[0] if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}")
         parts += letters
         return ", ".join(parts)
+
+
+class LivesScreen(Screen):
+    """Base of the screens of the games of lives (Schnauz, Scat): the header, the seat
+    table and the showdown panel; the game fills in the middle of the table, the
+    moves and each seat's outcome."""
+
+    #: What having no lives left is called (``"swimming"``, ``"on the bus"``).
+    zero_lives = ""
+    #: How a round ended, by result ``reason``, for the showdown's title.
+    reasons: dict[str, str] = {}
+
+    def title(self, state: Any) -> tuple[str, str]:
+        """The game's name (bold) and what follows it in the header."""
+        return self.game, ""
+
+    def label_hand(self, state: Any, cards: list[int]) -> str:
+        """The value of ``cards`` as the game names it."""
+        raise NotImplementedError
+
+    def header(self, state: Any) -> Text:
+        name, extra = self.title(state)
+        if state.game_over:
+            rounds = "round" if state.round == 1 else "rounds"
+            return Text.assemble(
+                (name, "bold"), f"{extra} · game over after {state.round} {rounds}"
+            )
+        return Text.assemble(
+            (name, "bold"),
+            f"{extra} · round {state.round + 1} · {state.phase_names[state.phase]} · "
+            f"stock {state.stock_size} cards",
+        )
+
+    def help_line(self, state: Any) -> str:
+        return "Type a move's number or letter; q quits."
+
+    def seat_table(self, state: Any) -> Table:
+        """Every seat: the hand as you see it (your own with its value), lives, and the
+        dealer / knocker / to-act notes."""
+        me = self.seat
+        grid = seat_grid()
+        for col in ("", "seat", "player", "hand", "lives", ""):
+            grid.add_column(col)
+        for s in range(state.n):
+            acting = s == state.current and not state.game_over
+            notes = []
+            if s == state.dealer and not state.out[s]:
+                notes.append(Text("dealer", style="bold magenta"))
+            if s == state.knocker:
+                notes.append(Text("knocked", style="bold red"))
+            if acting:
+                notes.append(Text("to act", style="bold yellow"))
+            if state.out[s]:
+                hand, lives = Text("-", style="dim"), Text("out", style="dim")
+            else:
+                hand = cards_text(state.visible_hand(s, me))
+                if s == me:
+                    hand.append(f"  {self.label_hand(state, state.hands[s])}", style="bold green")
+                lives = lives_text(state.lives[s], self.zero_lives)
+            grid.add_row(
+                Text("▶" if acting else " ", style="bold yellow"),
+                str(s),
+                Text(self.names[s], style="bold" if s == me else ""),
+                hand,
+                lives,
+                Text(" ").join(notes),
+            )
+        return grid
+
+    def deal_text(self, deal: dict[int, list[str]]) -> str:
+        """A showdown-only deal (seat -> card codes) in a sentence."""
+        return "; ".join(f"{self.who(int(s))}: {' '.join(c)}" for s, c in deal.items())
+
+    def showdown(self, result: Any, outcomes: dict[int, Text], notes: list[Text]) -> Panel:
+        """A round's result: every hand shown with its value and ``outcomes[seat]``,
+        then ``notes``."""
+        grid = Table(box=None, padding=(0, 1), header_style="dim")
+        for col in ("seat", "player", "hand", "value", "outcome"):
+            grid.add_column(col)
+        for s, cards in result.hands.items():
+            grid.add_row(
+                str(s),
+                Text(self.names[s], style="bold" if s == self.seat else ""),
+                cards_text(cards),
+                Text(result.labels[s], style="bold"),
+                outcomes[s],
+            )
+        reason = self.reasons.get(result.reason, result.reason)
+        title = f"Showdown · round {result.round + 1} · {reason}"
+        return Panel(Group(grid, *notes), title=title, title_align="left", border_style="yellow")
 
 
 def seat_grid() -> Table:

@@ -4,11 +4,9 @@ it took from the pile, your hand with its value, and your legal moves."""
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
-from schnauz_env.play.common import Move, Screen, card_text, cards_text, lives_text, seat_grid
+from schnauz_env.play.common import LivesScreen, Move, card_text, cards_text
 from schnauz_env.scat.engine import (
     DISCARD,
     DISCARD_BASE,
@@ -17,7 +15,6 @@ from schnauz_env.scat.engine import (
     FINAL_TURNS,
     KNOCK,
     PASS,
-    PHASE_NAMES,
     RoundResult,
     ScatState,
 )
@@ -32,8 +29,10 @@ _REASONS = {
 }
 
 
-class ScatScreen(Screen):
+class ScatScreen(LivesScreen):
     game = "Scat"
+    zero_lives = "on the bus"
+    reasons = _REASONS
     fixed_keys = {
         "s": (DRAW_STOCK, "draw from the stock"),
         "d": (DRAW_DISCARD, "draw from the discard pile"),
@@ -45,16 +44,11 @@ class ScatScreen(Screen):
         super().__init__(names, seat)
         self._before_draw: list[int] | None = None  # your hand before you drew from the stock
 
-    def header(self, state: ScatState) -> Text:
-        variant = "Four-card Scat" if state.config.four_card else "Scat"
-        if state.game_over:
-            rounds = "round" if state.round == 1 else "rounds"
-            return Text.assemble((variant, "bold"), f" · game over after {state.round} {rounds}")
-        return Text.assemble(
-            (variant, "bold"),
-            f" · round {state.round + 1} · {PHASE_NAMES[state.phase]} · "
-            f"stock {state.stock_size} cards",
-        )
+    def title(self, state: ScatState) -> tuple[str, str]:
+        return ("Four-card Scat" if state.config.four_card else "Scat"), ""
+
+    def label_hand(self, state: ScatState, cards: list[int]) -> str:
+        return hand_label(cards, state.config.trinca)
 
     def announce(self, state: ScatState, seat: int, action: int) -> str | None:
         if seat == self.seat:
@@ -63,36 +57,6 @@ class ScatScreen(Screen):
 
     def table(self, state: ScatState) -> RenderableType:
         me = self.seat
-        grid = seat_grid()
-        for col in ("", "seat", "player", "hand", "lives", ""):
-            grid.add_column(col)
-        bus = state.on_the_bus
-        for s in range(state.n):
-            acting = s == state.current and not state.game_over
-            notes = []
-            if s == state.dealer and not state.out[s]:
-                notes.append(Text("dealer", style="bold magenta"))
-            if s == state.knocker:
-                notes.append(Text("knocked", style="bold red"))
-            if acting:
-                notes.append(Text("to act", style="bold yellow"))
-            if state.out[s]:
-                hand, lives = Text("-", style="dim"), Text("out", style="dim")
-            else:
-                hand = cards_text(state.visible_hand(s, me))
-                if s == me:
-                    hand.append(
-                        f"  {hand_label(state.hands[s], state.config.trinca)}", style="bold green"
-                    )
-                lives = lives_text(0 if bus[s] else state.lives[s], "on the bus")
-            grid.add_row(
-                Text("▶" if acting else " ", style="bold yellow"),
-                str(s),
-                Text(self.names[s], style="bold" if s == me else ""),
-                hand,
-                lives,
-                Text(" ").join(notes),
-            )
         pile = Text("Discard pile: ", style="bold")
         if state.pile:
             pile.append_text(card_text(state.pile[-1]))
@@ -113,7 +77,7 @@ class ScatScreen(Screen):
         if state.current == me and state.step == DISCARD and self._before_draw is not None:
             drawn = [c for c in state.hands[me] if c not in self._before_draw]
             lines.append(Text("You drew ").append_text(cards_text(drawn)))
-        return Group(*lines, Text(""), grid)
+        return Group(*lines, Text(""), self.seat_table(state))
 
     def moves(self, state: ScatState) -> list[Move]:
         legal = state.legal_actions()
@@ -155,18 +119,13 @@ class ScatScreen(Screen):
             return "you may pass only after a knock or when the stock is empty"
         return ""
 
-    def help_line(self, state: ScatState) -> str:
-        return "Type a move's number or letter; q quits."
-
     def results(self, result: RoundResult, state: ScatState) -> RenderableType:
         panels = [self._one_result(r) for r in result.chain()]
         return Group(*panels)
 
     def _one_result(self, result: RoundResult) -> RenderableType:
-        grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("seat", "player", "hand", "value", "outcome"):
-            grid.add_column(col)
-        for s, cards in result.hands.items():
+        outcomes = {}
+        for s in result.hands:
             lost = result.losses.get(s, 0)
             outcome = Text("")
             if s in result.went_out:
@@ -184,18 +143,9 @@ class ScatScreen(Screen):
                 outcome.append("  (knocked)", style="dim")
             if s in result.blitz_holders:
                 outcome.append("  31!", style="bold yellow")
-            grid.add_row(
-                str(s),
-                Text(self.names[s], style="bold" if s == self.seat else ""),
-                cards_text(cards),
-                Text(result.labels[s], style="bold"),
-                outcome,
-            )
-        parts: list[RenderableType] = [grid]
-        for k, deal in enumerate(result.tie_break):
-            hands = "; ".join(f"{self.who(int(s))}: {' '.join(c)}" for s, c in deal.items())
-            parts.append(Text(f"tie-break deal {k + 1}: {hands}", style="dim"))
-        title = (
-            f"Showdown · round {result.round + 1} · {_REASONS.get(result.reason, result.reason)}"
-        )
-        return Panel(Group(*parts), title=title, title_align="left", border_style="yellow")
+            outcomes[s] = outcome
+        notes = [
+            Text(f"tie-break deal {k + 1}: {self.deal_text(deal)}", style="dim")
+            for k, deal in enumerate(result.tie_break)
+        ]
+        return self.showdown(result, outcomes, notes)

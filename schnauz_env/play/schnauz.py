@@ -4,17 +4,9 @@ with its value, and a menu of your legal moves named by the engine."""
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
-from schnauz_env.play.common import (
-    Move,
-    Screen,
-    cards_text,
-    lives_text,
-    seat_grid,
-)
+from schnauz_env.play.common import LivesScreen, Move, cards_text
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
     EXCHANGE,
@@ -22,7 +14,6 @@ from schnauz_env.schnauz.engine import (
     KEEP,
     KNOCK,
     PASS,
-    PHASE_NAMES,
     SWAP_ALL,
     SWAP_BASE,
     RoundResult,
@@ -38,8 +29,10 @@ _REASONS = {
 }
 
 
-class SchnauzScreen(Screen):
+class SchnauzScreen(LivesScreen):
     game = "Schnauz"
+    zero_lives = "swimming"
+    reasons = _REASONS
     fixed_keys = {
         "k": (KNOCK, "knock"),
         "p": (PASS, "pass"),
@@ -48,48 +41,13 @@ class SchnauzScreen(Screen):
         "c": (KEEP, "keep"),
     }
 
-    def header(self, state: SchnauzState) -> Text:
-        deck = f" · deck {state.config.deck}"
-        if state.game_over:
-            rounds = "round" if state.round == 1 else "rounds"
-            return Text.assemble(
-                ("Schnauz", "bold"), f"{deck} · game over after {state.round} {rounds}"
-            )
-        return Text.assemble(
-            ("Schnauz", "bold"),
-            f"{deck} · round {state.round + 1} · {PHASE_NAMES[state.phase]} · "
-            f"stock {state.stock_size} cards",
-        )
+    def title(self, state: SchnauzState) -> tuple[str, str]:
+        return "Schnauz", f" · deck {state.config.deck}"
+
+    def label_hand(self, state: SchnauzState, cards: list[int]) -> str:
+        return hand_label(cards)
 
     def table(self, state: SchnauzState) -> RenderableType:
-        me = self.seat
-        grid = seat_grid()
-        for col in ("", "seat", "player", "hand", "lives", ""):
-            grid.add_column(col)
-        for s in range(state.n):
-            acting = s == state.current and not state.game_over
-            notes = []
-            if s == state.dealer and not state.out[s]:
-                notes.append(Text("dealer", style="bold magenta"))
-            if s == state.knocker:
-                notes.append(Text("knocked", style="bold red"))
-            if acting:
-                notes.append(Text("to act", style="bold yellow"))
-            if state.out[s]:
-                hand, lives = Text("-", style="dim"), Text("out", style="dim")
-            else:
-                hand = cards_text(state.visible_hand(s, me))
-                if s == me:
-                    hand.append(f"  {hand_label(state.hands[s])}", style="bold green")
-                lives = lives_text(state.lives[s], "swimming")
-            grid.add_row(
-                Text("▶" if acting else " ", style="bold yellow"),
-                str(s),
-                Text(self.names[s], style="bold" if s == me else ""),
-                hand,
-                lives,
-                Text(" ").join(notes),
-            )
         if state.table:
             table_line = Text("Table: ", style="bold").append_text(cards_text(state.table))
         else:
@@ -108,7 +66,7 @@ class SchnauzScreen(Screen):
                     style="red",
                 )
             )
-        return Group(*lines, Text(""), grid)
+        return Group(*lines, Text(""), self.seat_table(state))
 
     def _after(self, state: SchnauzState, action: int) -> Text:
         """The value of your hand after ``action`` (played on a copy by the engine)."""
@@ -153,14 +111,9 @@ class SchnauzScreen(Screen):
                 number += 1
         return moves
 
-    def help_line(self, state: SchnauzState) -> str:
-        return "Type a move's number or letter; q quits."
-
     def results(self, result: RoundResult, state: SchnauzState) -> RenderableType:
-        grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("seat", "player", "hand", "value", "outcome"):
-            grid.add_column(col)
-        for s, cards in result.hands.items():
+        outcomes = {}
+        for s in result.hands:
             outcome = Text("")
             if s in result.went_out:
                 outcome = Text("goes out", style="bold red")
@@ -174,23 +127,14 @@ class SchnauzScreen(Screen):
                 outcome.append("  (knocked)", style="dim")
             if s == result.fire_holder:
                 outcome.append("  Fire!", style="bold yellow")
-            grid.add_row(
-                str(s),
-                Text(self.names[s], style="bold" if s == self.seat else ""),
-                cards_text(cards),
-                Text(result.labels[s], style="bold"),
-                outcome,
-            )
-        parts: list[RenderableType] = [grid]
-        for k, deal in enumerate(result.replays):
-            hands = "; ".join(f"{self.who(int(s))}: {' '.join(c)}" for s, c in deal.items())
-            parts.append(Text(f"replay deal {k + 1} (nobody may be left): {hands}", style="dim"))
+            outcomes[s] = outcome
+        notes = [
+            Text(f"replay deal {k + 1} (nobody may be left): {self.deal_text(deal)}", style="dim")
+            for k, deal in enumerate(result.replays)
+        ]
         if result.turn_limit_reached:
-            parts.append(Text("The round reached the turn limit.", style="yellow"))
-        title = (
-            f"Showdown · round {result.round + 1} · {_REASONS.get(result.reason, result.reason)}"
-        )
-        return Panel(Group(*parts), title=title, title_align="left", border_style="yellow")
+            notes.append(Text("The round reached the turn limit.", style="yellow"))
+        return self.showdown(result, outcomes, notes)
 
     def why_not(self, state: SchnauzState, action: int) -> str:
         if state.phase == DEALER_CHOICE:

@@ -197,20 +197,8 @@ class ThirteenScreen(Screen):
     def is_out(self, state: ThirteenState) -> bool:
         return state.config.episode == "game" and self.seat in state.finish_order
 
-    def final(self, state: ThirteenState) -> RenderableType:
-        grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("place", "seat", "player", "score"):
-            grid.add_column(col)
-        order = sorted(range(state.n), key=lambda s: state.places[s] or state.n)
-        for s in order:
-            place = state.places[s]
-            grid.add_row(
-                place_name(place) if place is not None else "-",
-                str(s),
-                Text(self.names[s], style="bold" if s == self.seat else ""),
-                str(state.scores[s]),
-            )
-        return grid
+    def final_extra(self, state: ThirteenState) -> dict[str, list[str]]:
+        return {"score": [str(x) for x in state.scores]}
 
     def is_showdown(self, result: GameResult) -> bool:
         return result.reason != "out"

@@ -144,8 +144,7 @@ class SchnauzState(LivesState):
     """The full state of a Schnauz game (everything, hidden cards included).
 
     Mutable for speed: :meth:`apply` changes it in place; :meth:`clone` copies it.
-    Use :func:`new_game` to create one. Seats, the stock, copying and the redeal of
-    hidden cards come from :class:`~schnauz_env.common.engine.LivesState`.
+    Use :func:`new_game` to create one.
     """
 
     __slots__ = (

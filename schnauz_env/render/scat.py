@@ -8,15 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from schnauz_env.cards import format_cards
+from schnauz_env.render.lives import draw_winner, lives_seat
 from schnauz_env.render.table import (
-    BLUE,
     GREY,
     HEIGHT,
-    KNOCK,
     MUTED,
-    TEXT,
     Canvas,
-    Seat,
     seat_centres,
     view_label,
 )
@@ -54,31 +51,9 @@ def draw_state(
     canvas.header([f"{variant} · round {state.round + 1}", second], view_label(seat))
 
     centres = seat_centres(n, 0 if seat is None else seat, rx=335, ry=215)
-    bus = state.on_the_bus
     for s in range(n):
-        badges = []
-        if s == state.dealer and not state.out[s]:
-            badges.append(("dealer", (70, 70, 80)))
-        if s == state.knocker and not state.game_over:
-            badges.append(("knocked", KNOCK))
-        if state.out[s]:
-            status, tokens, color = "out", 0, None
-        elif bus[s]:
-            status, tokens, color = "on the bus", 0, BLUE
-        else:
-            status, tokens, color = "lives", state.lives[s], None
         canvas.seat(
-            Seat(
-                seat=s,
-                title=names[s] + (" (you)" if s == seat else ""),
-                cards=[] if state.out[s] else state.visible_hand(s, seat),
-                status=status,
-                tokens=tokens,
-                status_color=color,
-                badges=badges,
-                acting=s == state.current and not state.game_over,
-                dim=state.out[s],
-            ),
+            lives_seat(state, s, seat, names, "on the bus"),
             centres[s],
             width=52 if n > 5 else 56,
             max_span=230,
@@ -86,9 +61,7 @@ def draw_state(
 
     cx, cy = 480, 318
     if state.game_over:
-        winner = next((s for s in range(n) if state.places[s] == 1.0), None)
-        text = "Game over" + (f": {names[winner]} wins" if winner is not None else "")
-        canvas.text((cx, cy), text, 26, TEXT, anchor="mm")
+        draw_winner(canvas, state, names, (cx, cy))
     else:
         canvas.text((cx - 60, cy - 62), f"stock {state.stock_size}", 15, MUTED, anchor="mm")
         canvas.cards([None] if state.stock_size else [], (cx - 60, cy), width=64, slots=1)

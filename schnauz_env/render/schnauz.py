@@ -8,15 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from schnauz_env.cards import format_cards
+from schnauz_env.render.lives import draw_winner, lives_seat
 from schnauz_env.render.table import (
-    BLUE,
     GREY,
     HEIGHT,
-    KNOCK,
     MUTED,
-    TEXT,
     Canvas,
-    Seat,
     seat_centres,
     view_label,
 )
@@ -51,38 +48,11 @@ def draw_state(
 
     centres = seat_centres(n, 0 if seat is None else seat)
     for s in range(n):
-        badges = []
-        if s == state.dealer and not state.out[s]:
-            badges.append(("dealer", (70, 70, 80)))
-        if s == state.knocker and not state.game_over:
-            badges.append(("knocked", KNOCK))
-        if state.out[s]:
-            status, tokens, color = "out", 0, None
-        elif state.lives[s] == 0:
-            status, tokens, color = "swimming", 0, BLUE
-        else:
-            status, tokens, color = "lives", state.lives[s], None
-        title = names[s] + (" (you)" if s == seat else "")
-        canvas.seat(
-            Seat(
-                seat=s,
-                title=title,
-                cards=[] if state.out[s] else state.visible_hand(s, seat),
-                status=status,
-                tokens=tokens,
-                status_color=color,
-                badges=badges,
-                acting=s == state.current and not state.game_over,
-                dim=state.out[s],
-            ),
-            centres[s],
-        )
+        canvas.seat(lives_seat(state, s, seat, names, "swimming"), centres[s])
 
     cx, cy = 480, 318
     if state.game_over:
-        winner = next((s for s in range(n) if state.places[s] == 1.0), None)
-        text = "Game over" + (f": {names[winner]} wins" if winner is not None else "")
-        canvas.text((cx, cy), text, 26, TEXT, anchor="mm")
+        draw_winner(canvas, state, names, (cx, cy))
     else:
         canvas.text((cx, cy - 62), "table", 15, MUTED, anchor="mm")
         canvas.cards(state.table, (cx, cy), width=64, max_span=230, slots=3)

@@ -1,0 +1,191 @@
+"""Training on the batched VecEnv: the opponent mix, the feature and reward wrappers,
+and a tiny real run that resumes from saved teacher data and a checkpoint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("numba")
+
+from policies.models import load_model_policy, read_model
+from schnauz_env.batched import SchnauzVecEnv
+from schnauz_env.schnauz import SchnauzConfig
+from schnauz_env.schnauz.features import MoveFeatures
+from training.opponents import FeatureVecEnv, OpponentMix, WinRewardVecEnv
+
+CONFIG = SchnauzConfig(num_players=4)
+
+
+def random_steps(venv, steps: int, seed: int = 0):
+    """Random legal learner moves: yields (obs, rewards, dones, infos) per step."""
+    rng = np.random.default_rng(seed)
+    venv.reset()
+    for _ in range(steps):
+        masks = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        yield venv.step(actions)
+
+
+def test_the_mix_seats_opponents_in_proportion_to_their_weights():
+    mix = OpponentMix(["random", "greedy", "expert"], CONFIG, 40, weights=[1, 1, 2], seed=3)
+    assert np.bincount(mix.assignment, minlength=3).tolist() == [10, 10, 20]
+    mix.set_pool(["random", "greedy"], [3, 1])
+    assert np.bincount(mix.assignment, minlength=2).tolist() == [30, 10]
+    with pytest.raises(ValueError, match="empty"):
+        mix.set_pool([])
+    with pytest.raises(ValueError, match="positive sum"):
+        mix.set_pool(["random"], [-1.0])
+    with pytest.raises(ValueError, match="unknown schnauz policy 'nobody'"):
+        mix.set_pool(["nobody"])
+
+
+def test_worker_processes_play_the_same_moves_as_this_process():
+    # greedy is deterministic: the same games must unfold whether it runs here or in workers.
+    runs = []
+    for workers in (0, 2):
+        mix = OpponentMix(["greedy"], CONFIG, 6, seed=0, workers=workers, parallel=("greedy",))
+        venv = SchnauzVecEnv(num_envs=6, config=CONFIG, opponent=mix, seed=5)
+        runs.append([o.copy() for o, *_ in random_steps(venv, 40)])
+        mix.close()
+    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
+
+
+def test_each_game_faces_its_assigned_opponent():
+    seen: dict[int, set[int]] = {}
+
+    class Spy:
+        per_game = True
+
+        def __call__(self, obs, masks, games):
+            for g in games:
+                seen.setdefault(int(g), set()).add(int(mix.assignment[g]))
+            return mix(obs, masks, games)
+
+    mix = OpponentMix(["random", "greedy"], CONFIG, 8, seed=1)
+    venv = SchnauzVecEnv(num_envs=8, config=CONFIG, opponent=Spy(), seed=2)
+    for _ in random_steps(venv, 30):
+        pass
+    assert sorted(seen) == list(range(8)) and all(len(v) == 1 for v in seen.values())
+
+
+def test_win_reward_pays_only_the_winner_at_the_end():
+    venv = WinRewardVecEnv(SchnauzVecEnv(num_envs=16, config=CONFIG, opponent="greedy", seed=4), 4)
+    ends = 0
+    for _, rewards, dones, infos in random_steps(venv, 300):
+        assert not rewards[~dones].any()
+        for i in np.flatnonzero(dones):
+            want = 1.0 if infos[i]["place"] == 1 else -1.0 / 3
+            assert rewards[i] == pytest.approx(want)
+            ends += 1
+    assert ends > 10
+
+
+def test_feature_wrapper_appends_the_features_everywhere():
+    feats = MoveFeatures(CONFIG)
+    inner = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent="random", seed=6)
+    venv = FeatureVecEnv(inner, feats)
+    assert venv.observation_space.shape == (436 + feats.size,)
+    terminal = 0
+    for obs, _, dones, infos in random_steps(venv, 80):
+        assert np.array_equal(obs[:, :436], inner._obs)
+        assert np.array_equal(obs, feats(obs[:, :436]))
+        for i in np.flatnonzero(dones):
+            t = infos[i]["terminal_observation"]
+            assert t.shape == (436 + feats.size,) and np.array_equal(t, feats(t[:436]))
+            terminal += 1
+    assert terminal > 0
+    assert np.array_equal(venv.action_masks(), inner.action_masks())
+
+
+@pytest.fixture(scope="module")
+def teacher_data(tmp_path_factory) -> Path:
+    from training.pretrain import collect
+
+    path = tmp_path_factory.mktemp("teacher") / "pretrain_data.npz"
+    np.savez_compressed(path, **collect("greedy", "schnauz", CONFIG, games=3, seed=0, workers=1))
+    return path
+
+
+@pytest.fixture(scope="module")
+def batched_run(teacher_data: Path, tmp_path_factory) -> Path:
+    from training.train import Args, train
+
+    out = tmp_path_factory.mktemp("runs")
+    common = dict(
+        vec_env="batched",
+        table_sizes=(4,),
+        num_envs=8,
+        n_steps=64,
+        batch_size=256,
+        n_epochs=1,
+        eval_every=0,
+        eval_games=4,
+        eval_opponents=("greedy",),
+        run_dir=str(out),
+        progress_bar=False,
+    )
+    first = train(
+        Args(
+            **common,
+            total_steps=1024,
+            opponents=("random", "greedy", "expert"),
+            opponent_weights=(1, 1, 2),
+            opponent_workers=1,
+            reward="win",
+            self_play_every=512,
+            pretrain_data=(str(teacher_data),),
+            pretrain_epochs=1,
+            run_name="first",
+        )
+    )
+    return train(
+        Args(
+            **common,
+            total_steps=512,
+            opponents=("greedy",),
+            init_model=str(first / "model.zip"),
+            run_name="resumed",
+        )
+    )
+
+
+def test_a_tiny_batched_run_resumes_and_exports_a_featured_model(batched_run: Path):
+    first = batched_run.parent / "first"
+    assert json.loads((first / "args.json").read_text())["reward"] == "win"
+    assert list((first / "snapshots").glob("*.npz")), "self-play snapshots joined the mix"
+    for run in (first, batched_run):
+        _, meta = read_model(run / "model.npz")
+        assert meta["features"] == MoveFeatures.name and meta["table_sizes"] == [4]
+        policy = load_model_policy(run / "model.npz", config=CONFIG)
+        venv = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent="greedy", seed=0)
+        obs = venv.reset()
+        for _ in range(30):
+            acts = policy.act_batch(obs, venv.action_masks())
+            assert venv.action_masks()[np.arange(4), acts].all()
+            obs, *_ = venv.step(acts)
+    # The resumed run started from the first one's weights, then trained on.
+    w_first, _ = read_model(first / "model.npz")
+    w_resumed, _ = read_model(batched_run / "model.npz")
+    assert not np.array_equal(w_first[0][0], w_resumed[0][0])
+    assert np.abs(w_first[0][0] - w_resumed[0][0]).mean() < np.abs(w_first[0][0]).mean()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"reward": "win"}, "--reward win needs --vec-env batched"),
+        ({"vec_env": "batched", "table_sizes": (3, 4)}, "one table size"),
+        ({"pretrain_data": ("/nonexistent.npz",)}, "is not teacher data"),
+    ],
+)
+def test_bad_settings_are_refused_before_training(change, message, tmp_path):
+    from training.train import Args, train
+
+    args = Args(total_steps=64, num_envs=1, run_dir=str(tmp_path), progress_bar=False, **change)
+    with pytest.raises(ValueError, match=message):
+        train(args)

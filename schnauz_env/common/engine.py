@@ -108,9 +108,10 @@ class LivesState(EngineState):
     the stock is ``deck[pos:]`` (top card first), and ``known[s]`` holds the cards seat
     ``s`` took face up and everyone saw it take.
 
-    A subclass holds at least ``n``, ``out``, ``lives``, ``hands``, ``known``, ``deck``,
-    ``pos``, ``places``, ``pending_decks``, ``round`` and ``dealer`` besides
-    :class:`EngineState`'s, and names its phases in ``phase_names``.
+    A subclass holds at least ``config``, ``n``, ``out``, ``lives``, ``hands``, ``known``,
+    ``deck``, ``pos``, ``places``, ``pending_decks``, ``round``, ``dealer`` and
+    ``last_result`` besides :class:`EngineState`'s, and names its phases in
+    ``phase_names``.
     """
 
     __slots__ = ()
@@ -127,6 +128,8 @@ class LivesState(EngineState):
     pending_decks: list[list[int]]
     round: int
     dealer: int
+    config: Any
+    last_result: Any
 
     # ------------------------------------------------------------------ queries
     @property
@@ -172,6 +175,19 @@ class LivesState(EngineState):
             self.places[remaining[0]] = 1.0
             places[remaining[0]] = 1.0
         return places, remaining
+
+    def _next_round(self, result: Any, remaining: list[int]) -> bool:
+        """Record ``result`` as the round's; end the game if one seat is left or an
+        episode is one round (``False``), else pass the deal to the left (``True``:
+        the caller deals the next round)."""
+        self.last_result = result
+        self.round += 1
+        if len(remaining) == 1 or self.config.episode == "round":
+            self.phase = self.over_phase
+            self.game_over = True
+            return False
+        self.dealer = self.next_active(self.dealer)
+        return True
 
     # ------------------------------------------------------ hidden information
     def visible_hand(self, s: int, seat: int | None) -> list[int | None]:

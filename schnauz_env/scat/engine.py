@@ -458,15 +458,9 @@ class ScatState(LivesState):
             turn_limit_reached=reason == "turn_limit",
             round_places=round_places,
         )
-        self.last_result = result
-        self.round += 1
-        if len(remaining) == 1 or cfg.episode == "round":
-            self.phase = OVER
-            self.game_over = True
-            return result
-        self.dealer = self.next_active(self.dealer)
-        result.then = self._start_round()
-        self.last_result = result  # the head of the chain, with any deal blitz as .then
+        if self._next_round(result, remaining):
+            result.then = self._start_round()
+            self.last_result = result  # the head of the chain, with any deal blitz as .then
         return result
 
     def _tie_break(self, seats: list[int], log: list[dict[int, list[str]]]) -> int:

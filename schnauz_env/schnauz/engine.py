@@ -389,14 +389,8 @@ class SchnauzState(LivesState):
             replays=replays,
             places=result_places,
         )
-        self.last_result = result
-        self.round += 1
-        if len(remaining) == 1 or cfg.episode == "round":
-            self.phase = OVER
-            self.game_over = True
-            return result
-        self.dealer = self.next_active(self.dealer)
-        self._start_round()
+        if self._next_round(result, remaining):
+            self._start_round()
         return result
 
     def replay_rng(self) -> np.random.Generator:

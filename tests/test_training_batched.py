@@ -44,15 +44,18 @@ def test_the_mix_seats_opponents_in_proportion_to_their_weights():
         mix.set_pool(["nobody"])
 
 
-def test_worker_processes_play_the_same_moves_as_this_process():
-    # greedy is deterministic: the same games must unfold whether it runs here or in workers.
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_worker_processes_play_the_same_moves_as_this_process(name: str):
+    # expert samples: its moves are reseeded per game and call, so the same games unfold
+    # whether it runs here or in workers (and greedy is deterministic anyway).
     runs = []
-    for workers in (0, 2):
-        mix = OpponentMix(["greedy"], CONFIG, 6, seed=0, workers=workers, parallel=("greedy",))
+    for workers in (0, 2, 0):
+        mix = OpponentMix([name], CONFIG, 6, seed=0, workers=workers, parallel=(name,))
         venv = SchnauzVecEnv(num_envs=6, config=CONFIG, opponent=mix, seed=5)
-        runs.append([o.copy() for o, *_ in random_steps(venv, 40)])
+        runs.append([o.copy() for o, *_ in random_steps(venv, 25)])
         mix.close()
-    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
+    for other in runs[1:]:
+        assert all(np.array_equal(a, b) for a, b in zip(runs[0], other, strict=True))
 
 
 def test_each_game_faces_its_assigned_opponent():
@@ -189,3 +192,22 @@ def test_bad_settings_are_refused_before_training(change, message, tmp_path):
     args = Args(total_steps=64, num_envs=1, run_dir=str(tmp_path), progress_bar=False, **change)
     with pytest.raises(ValueError, match=message):
         train(args)
+
+
+def test_teacher_data_command_is_reproducible_and_checks_its_input(tmp_path, capsys):
+    from training.pretrain import main
+
+    for name in ("a", "b"):
+        main(["--teacher", "greedy", "--games", "3", "--seed", "2", "--workers", "2",
+              "--out", str(tmp_path / f"{name}.npz")])  # fmt: skip
+    with np.load(tmp_path / "a.npz") as a, np.load(tmp_path / "b.npz") as b:
+        assert a["obs"].shape[1] == 436 and len(a["actions"]) > 50
+        for key in ("obs", "masks", "actions", "returns"):
+            assert np.array_equal(a[key], b[key])
+    for argv, message in (
+        (["--teacher", "nobody"], "unknown schnauz policy"),
+        (["--rules", "deck=A8"], "allowed decks"),
+    ):
+        with pytest.raises(SystemExit, match=message):
+            main([*argv, "--games", "1", "--out", str(tmp_path / "x.npz")])
+    assert not (tmp_path / "x.npz").exists()

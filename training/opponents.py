@@ -31,17 +31,29 @@ def _worker_init(names: list[str], config: Any, seed: int) -> None:
     ]
 
 
-def _worker_act(job: tuple[int, np.ndarray, np.ndarray]) -> np.ndarray:
-    k, obs, masks = job
-    return np.asarray(_WORKER_POLICIES[k].act_batch(obs, masks), dtype=np.int64)
+def _act_seeded(policy: Any, obs: np.ndarray, masks: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """One move per row, the policy reseeded with the row's seed first: the moves do not
+    depend on which process plays them or on what it played before."""
+    out = np.empty(len(obs), dtype=np.int64)
+    for i in range(len(obs)):
+        policy.reset(int(seeds[i]))
+        out[i] = policy.act(obs[i], masks[i])
+    return out
+
+
+def _worker_act(job: tuple[int, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    k, obs, masks, seeds = job
+    return _act_seeded(_WORKER_POLICIES[k], obs, masks, seeds)
 
 
 class OpponentMix:
     """A per-game opponent callable for :class:`~schnauz_env.batched.SchnauzVecEnv`.
 
     ``pool`` holds policy names or model files; ``weights`` their sampling weights
-    (default uniform). ``workers > 0`` runs the policies named in ``parallel`` (default
-    ``expert`` and ``ismcts``) in that many worker processes, each a share of the rows.
+    (default uniform). The policies named in ``parallel`` (default ``expert`` and
+    ``ismcts``: slow, and random inside) play each move reseeded from ``(seed, call,
+    game)``, so a run is reproducible whether they run here or, with ``workers > 0``,
+    in that many worker processes (each a share of the rows).
     """
 
     per_game = True
@@ -62,6 +74,7 @@ class OpponentMix:
         self.workers = workers
         self.parallel = tuple(parallel)
         self._rng = np.random.default_rng(seed)
+        self._calls = 0
         self._pool_procs: Any = None
         self.set_pool(list(pool), weights)
 
@@ -89,7 +102,8 @@ class OpponentMix:
         ]:
             counts[i] += 1
         self.assignment = self._rng.permutation(np.repeat(np.arange(len(pool)), counts))
-        self._remote = [self.workers > 0 and str(p).split(":")[0] in self.parallel for p in pool]
+        self._seeded = [str(p).split(":")[0] in self.parallel for p in pool]
+        self._remote = [self.workers > 0 and s for s in self._seeded]
         if self._pool_procs is not None:
             self._pool_procs.terminate()
             self._pool_procs = None
@@ -101,14 +115,20 @@ class OpponentMix:
     def __call__(self, obs: np.ndarray, masks: np.ndarray, games: np.ndarray) -> np.ndarray:
         out = np.zeros(len(games), dtype=np.int64)
         who = self.assignment[games]
+        self._calls += 1
+        seeds = np.random.SeedSequence([self.seed, self._calls]).generate_state(self.num_games)
         jobs, slots = [], []
         for k in np.unique(who):
             rows = np.flatnonzero(who == k)
             if self._remote[k]:
                 for part in np.array_split(rows, self.workers):
                     if part.size:
-                        jobs.append((int(k), obs[part], masks[part]))
+                        jobs.append((int(k), obs[part], masks[part], seeds[games[part]]))
                         slots.append(part)
+            elif self._seeded[k]:
+                out[rows] = _act_seeded(
+                    self.policies[k], obs[rows], masks[rows], seeds[games[rows]]
+                )
             else:
                 out[rows] = self.policies[k].act_batch(obs[rows], masks[rows])
         if jobs:

@@ -1,57 +1,90 @@
 """MaskablePPO env-steps per second: the AEC-based single-agent view vs the batched VecEnv.
 
-    python bench/ppo_speed.py                        # train.py's PPO settings, both paths
-    python bench/ppo_speed.py --rollouts 4 --opponent greedy --num-envs 8 --n-steps 256
+    python bench/ppo_speed.py                               # the whole matrix, both opponents
+    python bench/ppo_speed.py --opponents greedy --settings 8x256/512 256x32/4096
+    python bench/ppo_speed.py --profile 256x32/4096         # pyinstrument, batched path
 
 Both paths train the same MaskablePPO (``MlpPolicy`` with training/train.py's default
-network and hyperparameters, on CPU) on 4-player Schnauz against the same built-in
-opponent, and differ only in the environment:
+network and hyperparameters, on CPU, one torch thread) on 4-player Schnauz against
+the same built-in opponent, and differ only in the environment:
 
-- ``AEC view``: ``DummyVecEnv`` of ``training.single_agent.SingleAgentEnv`` (the
-  learner's seat in the PettingZoo ``raw_env``; opponents played in Python), as
+- ``AEC``: ``DummyVecEnv`` of ``training.single_agent.SingleAgentEnv`` (the learner's
+  seat in the PettingZoo ``raw_env``; opponents played in Python), as
   ``python -m training.train`` builds it;
-- ``batched VecEnv``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped
-  by the compiled engine, opponents batched inside it).
+- ``batched``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped by the
+  compiled engine, opponents batched inside it);
+- ``AEC lean`` (a stricter baseline, not what train.py runs): the AEC view with its
+  ``info`` dicts emptied. ``DummyVecEnv`` deep-copies every env's info dict every
+  step, and ``SingleAgentEnv``'s carries lives, outs and the last showdown: about
+  half of the AEC view's time against random opponents goes to that copy, which
+  train.py does not need. This path shows the ratio once that is fixed.
 
-Both run with train.py's ``--num-envs`` and ``--n-steps``, and again with
-``--wide-envs`` environments and the rollout length scaled so that a rollout holds
-the same number of steps (what a batched env is built for: one policy forward pass
-serves more games). PPO's own work per step (the forward pass, and the training
-epochs on each rollout) is the same on both paths; only the environment differs.
+A setting ``ENVSxNSTEPS/BATCH`` (optionally ``/EPOCHS``) is the number of
+environments, the rollout length and the minibatch size (and ``n_epochs``, default
+``--n-epochs``); both paths of a cell run with the very same setting, so the ratio
+compares like with like. The default matrix: train.py's defaults (8x256/512), more
+environments at the same minibatch (64x32/512), and what a batched run uses: more
+environments and larger minibatches (64x128/2048, 256x32/2048, 256x32/4096).
 
-It first times each environment alone (random legal learner moves through the
-VecEnv API, no PPO), which shows what is left for PPO's own work to cost.
-An env-step is one learner decision. Each path first runs one rollout untimed
-(kernel loading, torch warm-up); then ``--rollouts`` rollouts, training included,
-are timed. The paths alternate over ``--repeats`` and the median is reported.
+Each run first collects and trains on one rollout untimed (kernel loading, torch
+warm-up), then times at least ``--steps`` env-steps (whole rollouts, training
+included); a callback splits the time into collecting the rollout (policy forward
+passes + the environment) and training on it (``MaskablePPO.train``). Within each
+cell the two paths alternate over ``--repeats``; the medians are reported. An
+env-step is one learner decision. The environments alone (random legal learner
+moves through the VecEnv API, no PPO) are timed first.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 
 warnings.filterwarnings("ignore")
 
+NET_ARCH = [128, 128]  # train.py's default; --net-arch
+DEFAULT_SETTINGS = ["8x256/512", "64x32/512", "64x128/2048", "256x32/2048", "256x32/4096"]
 
-def make_model(venv, n_steps: int, batch_size: int, seed: int):
+
+@dataclass(frozen=True)
+class Setting:
+    num_envs: int
+    n_steps: int
+    batch_size: int
+    n_epochs: int
+
+    @classmethod
+    def parse(cls, text: str, n_epochs: int) -> Setting:
+        envs_steps, *rest = text.split("/")
+        envs, steps = envs_steps.split("x")
+        batch = int(rest[0]) if rest else 512
+        epochs = int(rest[1]) if len(rest) > 1 else n_epochs
+        return cls(int(envs), int(steps), batch, epochs)
+
+    def __str__(self) -> str:
+        return f"{self.num_envs}x{self.n_steps}/{self.batch_size}/{self.n_epochs}"
+
+
+def make_model(venv, s: Setting, seed: int = 0):
     import torch
     from sb3_contrib import MaskablePPO
 
     return MaskablePPO(
         "MlpPolicy",
         venv,
-        n_steps=n_steps,
-        batch_size=batch_size,
-        n_epochs=5,
+        n_steps=s.n_steps,
+        batch_size=s.batch_size,
+        n_epochs=s.n_epochs,
         learning_rate=3e-4,
         gamma=0.997,
         gae_lambda=0.95,
         ent_coef=0.01,
-        policy_kwargs={"net_arch": [128, 128], "activation_fn": torch.nn.Tanh},
+        policy_kwargs={"net_arch": list(NET_ARCH), "activation_fn": torch.nn.Tanh},
         seed=seed,
         device="cpu",
         verbose=0,
@@ -69,101 +102,200 @@ def aec_venv(num_envs: int, opponent: str, seed: int):
     return DummyVecEnv([make(i) for i in range(num_envs)])
 
 
+def aec_lean_venv(num_envs: int, opponent: str, seed: int):
+    import gymnasium as gym
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.single_agent import SingleAgentEnv
+
+    class LeanInfo(gym.Wrapper):
+        """The same env, with empty info dicts (nothing for DummyVecEnv to deep-copy)."""
+
+        def reset(self, **kwargs):
+            return self.env.reset(**kwargs)[0], {}
+
+        def step(self, action):
+            obs, reward, terminated, truncated, _ = self.env.step(action)
+            return obs, reward, terminated, truncated, {}
+
+        def action_masks(self):
+            return self.env.action_masks()
+
+    def make(i: int) -> Callable[[], gym.Env]:
+        return lambda: LeanInfo(
+            SingleAgentEnv("schnauz", {}, (4,), [opponent], seed=seed * 1000 + i)
+        )
+
+    return DummyVecEnv([make(i) for i in range(num_envs)])
+
+
 def batched_venv(num_envs: int, opponent: str, seed: int):
     from schnauz_env.batched import SchnauzVecEnv
 
     return SchnauzVecEnv(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
 
 
-def timed(make_venv: Callable[[], object], n_steps: int, batch_size: int, rollouts: int) -> float:
-    """Env-steps per second of ``rollouts`` PPO iterations (collection and training)."""
-    venv = make_venv()
-    model = make_model(venv, n_steps, batch_size, seed=0)
-    per_rollout = n_steps * venv.num_envs  # type: ignore[attr-defined]
+PATHS = {"AEC": aec_venv, "AEC lean": aec_lean_venv, "batched": batched_venv}
+
+
+@dataclass
+class Run:
+    rate: float  # env-steps per second of CPU time, collection and training
+    wall_rate: float  # env-steps per second of wall time
+    collect_us: float  # CPU microseconds per env-step collecting rollouts (forward + env)
+    train_us: float  # CPU microseconds per env-step in MaskablePPO.train
+
+
+def timed(path: str, opponent: str, s: Setting, steps: int) -> Run:
+    """Train on whole rollouts holding at least ``steps`` env-steps; time and split them."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Split(BaseCallback):
+        collect = 0.0
+
+        def _on_rollout_start(self) -> None:
+            self._t = time.process_time()
+
+        def _on_rollout_end(self) -> None:
+            self.collect += time.process_time() - self._t
+
+        def _on_step(self) -> bool:
+            return True
+
+    venv = PATHS[path](s.num_envs, opponent, 0)
+    model = make_model(venv, s)
+    per_rollout = s.n_steps * s.num_envs
     model.learn(per_rollout)  # warm-up
-    start = time.perf_counter()
-    model.learn(per_rollout * rollouts, reset_num_timesteps=False)
-    elapsed = time.perf_counter() - start
-    venv.close()  # type: ignore[attr-defined]
-    return per_rollout * rollouts / elapsed
+    total = per_rollout * max(1, -(-steps // per_rollout))
+    split = Split()
+    wall, cpu = time.perf_counter(), time.process_time()
+    model.learn(total, reset_num_timesteps=False, callback=split)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    venv.close()
+    return Run(
+        total / cpu, total / wall, split.collect / total * 1e6, (cpu - split.collect) / total * 1e6
+    )
 
 
-def env_only(make_venv: Callable[[], object], seconds: float) -> float:
+def env_only(path: str, opponent: str, num_envs: int, seconds: float) -> float:
     """Env-steps per second of the VecEnv alone: random legal actions, no PPO."""
     import numpy as np
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    venv = make_venv()
+    venv = PATHS[path](num_envs, opponent, 0)
     rng = np.random.default_rng(0)
-    venv.reset()  # type: ignore[attr-defined]
+    venv.reset()
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         masks = get_action_masks(venv)
-        venv.step((rng.random(masks.shape) * masks).argmax(axis=1))  # type: ignore[attr-defined]
-        steps += venv.num_envs  # type: ignore[attr-defined]
-    return steps / (time.perf_counter() - start)
+        venv.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        steps += venv.num_envs
+    return steps / (time.process_time() - start)
+
+
+def profile(path: str, opponent: str, s: Setting, steps: int) -> None:
+    """pyinstrument profile of ``steps`` env-steps of training, after a warm-up rollout."""
+    from pyinstrument import Profiler
+
+    venv = PATHS[path](s.num_envs, opponent, 0)
+    model = make_model(venv, s)
+    per_rollout = s.n_steps * s.num_envs
+    model.learn(per_rollout)
+    profiler = Profiler(interval=0.0005)
+    profiler.start()
+    model.learn(per_rollout * max(1, -(-steps // per_rollout)), reset_num_timesteps=False)
+    profiler.stop()
+    print(profiler.output_text(unicode=False, color=False, show_all=True))
 
 
 def main() -> None:
+    global NET_ARCH
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--num-envs", type=int, default=8, help="environments (train.py: 8)")
-    p.add_argument("--n-steps", type=int, default=256, help="rollout length (train.py: 256)")
-    p.add_argument("--batch-size", type=int, default=512, help="minibatch (train.py: 512)")
-    p.add_argument("--wide-envs", type=int, default=64, help="environments of the wide run")
-    p.add_argument("--rollouts", type=int, default=3, help="timed PPO iterations per run")
-    p.add_argument("--repeats", type=int, default=3, help="alternating repeats per path")
-    p.add_argument("--opponent", default="random", choices=["random", "greedy"])
+    p.add_argument(
+        "--settings", nargs="+", default=DEFAULT_SETTINGS, help="ENVSxNSTEPS/BATCH[/EPOCHS]"
+    )
+    p.add_argument(
+        "--n-epochs", type=int, default=5, help="n_epochs of settings without one (train.py: 5)"
+    )
+    p.add_argument(
+        "--net-arch",
+        type=int,
+        nargs="+",
+        default=NET_ARCH,
+        help="hidden layers (train.py: 128 128)",
+    )
+    p.add_argument(
+        "--opponents", nargs="+", default=["random", "greedy"], choices=["random", "greedy"]
+    )
+    p.add_argument("--paths", nargs="+", default=list(PATHS), choices=list(PATHS))
+    p.add_argument(
+        "--steps", type=int, default=16384, help="timed env-steps per run (whole rollouts)"
+    )
+    p.add_argument("--repeats", type=int, default=3, help="alternating repeats per path and cell")
+    p.add_argument(
+        "--env-seconds", type=float, default=1.0, help="seconds per env-only rate (0: skip)"
+    )
     p.add_argument("--threads", type=int, default=1, help="torch threads (0: torch default)")
+    p.add_argument("--profile", metavar="SETTING", help="profile one setting of one path instead")
+    p.add_argument("--profile-path", default="batched", choices=list(PATHS))
     args = p.parse_args()
+    NET_ARCH = args.net_arch
 
     import torch
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    e, s, opp = args.num_envs, args.n_steps, args.opponent
-    wide_steps = max(1, e * s // args.wide_envs)
-    paths: dict[str, Callable[[], float]] = {
-        f"AEC view (DummyVecEnv x {e}, n_steps {s})": lambda: timed(
-            lambda: aec_venv(e, opp, 0), s, args.batch_size, args.rollouts
-        ),
-        f"batched VecEnv ({e} games, n_steps {s})": lambda: timed(
-            lambda: batched_venv(e, opp, 0), s, args.batch_size, args.rollouts
-        ),
-        f"AEC view (DummyVecEnv x {args.wide_envs}, n_steps {wide_steps})": lambda: timed(
-            lambda: aec_venv(args.wide_envs, opp, 0), wide_steps, args.batch_size, args.rollouts
-        ),
-        f"batched VecEnv ({args.wide_envs} games, n_steps {wide_steps})": lambda: timed(
-            lambda: batched_venv(args.wide_envs, opp, 0),
-            wide_steps,
-            args.batch_size,
-            args.rollouts,
-        ),
-    }
-    print("the environments alone (random legal learner moves, no PPO):")
-    for name, make in [
-        (f"AEC view (DummyVecEnv x {e})", lambda: aec_venv(e, opp, 0)),
-        (f"batched VecEnv ({e} games)", lambda: batched_venv(e, opp, 0)),
-        (f"batched VecEnv ({args.wide_envs} games)", lambda: batched_venv(args.wide_envs, opp, 0)),
-    ]:
-        print(f"  {name:<46} {env_only(make, 2.0):>12,.0f} env-steps/s")
-    rates: dict[str, list[float]] = {k: [] for k in paths}
-    for _ in range(args.repeats):
-        for name, run in paths.items():
-            rates[name].append(run())
-    med = {k: statistics.median(v) for k, v in rates.items()}
-    names = list(med)
-    print(
-        f"\nMaskablePPO env-steps per second, 4-player Schnauz vs {opp} "
-        f"(torch threads: {torch.get_num_threads()}, median of {args.repeats})"
-    )
-    print(f"{'path':<48} {'env-steps/s':>12} {'vs AEC, same envs':>18} {'vs AEC x ' + str(e):>12}")
-    for i, name in enumerate(names):
-        same = med[names[0] if i < 2 else names[2]]
+    if args.profile:
+        s = Setting.parse(args.profile, args.n_epochs)
+        profile(args.profile_path, args.opponents[0], s, args.steps)
+        return
+    settings = [Setting.parse(t, args.n_epochs) for t in args.settings]
+    paths = [p for p in PATHS if p in args.paths]
+    base = [p for p in paths if p != "batched"]
+    load = lambda: ", ".join(f"{x:.2f}" for x in os.getloadavg())  # noqa: E731
+    print(f"load average at start: {load()}; net_arch {NET_ARCH}")
+    for opp in args.opponents:
+        if args.env_seconds:
+            print(
+                f"\nthe environments alone vs {opp} (random legal learner moves, no PPO), env-steps/s:"
+            )
+            for n in sorted({s.num_envs for s in settings}):
+                rates = {path: env_only(path, opp, n, args.env_seconds) for path in paths}
+                print(f"  {n:>4} envs: " + "   ".join(f"{k} {v:,.0f}" for k, v in rates.items()))
         print(
-            f"{name:<48} {med[name]:>12,.0f} {med[name] / same:>17.1f}x "
-            f"{med[name] / med[names[0]]:>11.1f}x"
+            f"\nMaskablePPO vs {opp} (torch threads {torch.get_num_threads()}, median of "
+            f"{args.repeats}); setting = envs x n_steps / batch / epochs;\n"
+            "env-steps per CPU second, batched vs each AEC path (and by wall time), and CPU us per\n"
+            "env-step collecting | training"
         )
+        print(
+            f"{'setting':<18}"
+            + "".join(f"{p:>10}" for p in paths)
+            + "".join(f"{'vs ' + p:>13}" for p in base if "batched" in paths)
+            + "".join(f"{'(wall)':>8}" for p in base if "batched" in paths)
+            + "".join(f"{p + ' us':>17}" for p in paths)
+        )
+        for s in settings:
+            runs: dict[str, list[Run]] = {path: [] for path in paths}
+            for _ in range(args.repeats):
+                for path in paths:
+                    runs[path].append(timed(path, opp, s, args.steps))
+            med = {
+                path: Run(
+                    *(statistics.median(getattr(r, f) for r in rs) for f in Run.__annotations__)
+                )
+                for path, rs in runs.items()
+            }
+            line = f"{s!s:<18}" + "".join(f"{med[p].rate:>10,.0f}" for p in paths)
+            if "batched" in paths:
+                line += "".join(f"{med['batched'].rate / med[p].rate:>12.1f}x" for p in base)
+                line += "".join(
+                    f"{med['batched'].wall_rate / med[p].wall_rate:>7.1f}x" for p in base
+                )
+            line += "".join(f"{med[p].collect_us:>11.0f} |{med[p].train_us:>4.0f}" for p in paths)
+            print(line, flush=True)
+        print(f"load average: {load()}")
 
 
 if __name__ == "__main__":

@@ -180,6 +180,11 @@ class BatchedSchnauz:
         state[state == 0] = 0x9E3779B9  # xorshift never leaves 0
         self.rng[:] = state
 
+    @property
+    def kernel_state(self) -> tuple[np.ndarray, ...]:
+        """The arrays the rules kernels (``k_step``, ``k_play_random``, ``k_vec``) take first."""
+        return (self.cfg, self.keys, self.gs, self.cards, self.known, self.fl, self.rng, self.perms)
+
     # -------------------------------------------------------------------- API
     def reset(
         self,
@@ -267,14 +272,7 @@ class BatchedSchnauz:
                 )
             self._actions[:] = actions
         errors = K.k_step(
-            self.cfg,
-            self.keys,
-            self.gs,
-            self.cards,
-            self.known,
-            self.fl,
-            self.rng,
-            self.perms,
+            *self.kernel_state,
             self._actions,
             self._rewards,
             self.mask,
@@ -353,14 +351,7 @@ class BatchedSchnauz:
         """
         return int(
             K.k_play_random(
-                self.cfg,
-                self.keys,
-                self.gs,
-                self.cards,
-                self.known,
-                self.fl,
-                self.rng,
-                self.perms,
+                *self.kernel_state,
                 self._rewards,
                 self.obs,
                 int(steps),

@@ -138,14 +138,7 @@ class SchnauzVecEnv(VecEnv):
     def _run(self, games: np.ndarray) -> None:
         eng = self.engine
         errors = K.k_vec(
-            eng.cfg,
-            eng.keys,
-            eng.gs,
-            eng.cards,
-            eng.known,
-            eng.fl,
-            eng.rng,
-            eng.perms,
+            *eng.kernel_state,
             self._rew,
             self._vs,
             self._vacc,

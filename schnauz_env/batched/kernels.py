@@ -695,16 +695,29 @@ def greedy_action(cfg, keys, gs, cards, g):
 
 
 # ------------------------------------------------------------------------ kernels
+@njit(inline=True)
+def unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms):
+    """The eight state arrays every rules kernel takes first, as unmanaged views."""
+    return (
+        unmanaged(cfg),
+        unmanaged(keys),
+        unmanaged(gs),
+        unmanaged(cards),
+        unmanaged(known),
+        unmanaged(fl),
+        unmanaged(rng),
+        unmanaged(perms),
+    )
+
+
 @njit
-def k_reset(cfg, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games):
+def k_reset(
+    cfg, keys, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games
+):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
-    cfg = unmanaged(cfg)
-    gs = unmanaged(gs)
-    cards = unmanaged(cards)
-    known = unmanaged(known)
-    fl = unmanaged(fl)
-    rng = unmanaged(rng)
-    perms = unmanaged(perms)
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     dealers = unmanaged(dealers)
     lives = unmanaged(lives)
     mask = unmanaged(mask)
@@ -750,14 +763,9 @@ def k_step(
     final places go to ``final_places``). Returns the number of games with an error
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
-    cfg = unmanaged(cfg)
-    keys = unmanaged(keys)
-    gs = unmanaged(gs)
-    cards = unmanaged(cards)
-    known = unmanaged(known)
-    fl = unmanaged(fl)
-    rng = unmanaged(rng)
-    perms = unmanaged(perms)
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     actions = unmanaged(actions)
     rew = unmanaged(rew)
     mask = unmanaged(mask)
@@ -836,14 +844,9 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``apply`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
-    cfg = unmanaged(cfg)
-    keys = unmanaged(keys)
-    gs = unmanaged(gs)
-    cards = unmanaged(cards)
-    known = unmanaged(known)
-    fl = unmanaged(fl)
-    rng = unmanaged(rng)
-    perms = unmanaged(perms)
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     rew = unmanaged(rew)
     obs = unmanaged(obs)
     total = 0
@@ -910,14 +913,9 @@ def k_vec(
     before its first move of a new episode are paid with that move.
     Returns the number of games given an illegal action.
     """
-    cfg = unmanaged(cfg)
-    keys = unmanaged(keys)
-    gs = unmanaged(gs)
-    cards = unmanaged(cards)
-    known = unmanaged(known)
-    fl = unmanaged(fl)
-    rng = unmanaged(rng)
-    perms = unmanaged(perms)
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     rew = unmanaged(rew)
     vs = unmanaged(vs)
     vacc = unmanaged(vacc)

@@ -182,7 +182,7 @@ class BatchedSchnauz:
 
     @property
     def kernel_state(self) -> tuple[np.ndarray, ...]:
-        """The arrays the rules kernels (``k_step``, ``k_play_random``, ``k_vec``) take first."""
+        """The arrays the rules kernels (``k_reset``, ``k_step``, ``k_vec``, ...) take first."""
         return (self.cfg, self.keys, self.gs, self.cards, self.known, self.fl, self.rng, self.perms)
 
     # -------------------------------------------------------------------- API
@@ -233,13 +233,7 @@ class BatchedSchnauz:
                 raise ValueError(f"lives must be ({b}, {n}) integers >= 0")
             lv[:, :n] = lives
         errors = K.k_reset(
-            self.cfg,
-            self.gs,
-            self.cards,
-            self.known,
-            self.fl,
-            self.rng,
-            self.perms,
+            *self.kernel_state,
             d,
             lv,
             self.mask,

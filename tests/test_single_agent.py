@@ -86,6 +86,30 @@ def test_returns_are_place_values_over_random_games():
         assert min(abs(total - v) for v in places) < 1e-9
 
 
+def test_without_infos_the_episodes_are_the_same():
+    runs = []
+    for infos in (True, False):
+        env = SingleAgentEnv(table_sizes=(3, 4), opponents=["greedy"], seed=4, infos=infos)
+        rng = np.random.default_rng(2)
+        trace = []
+        for ep in range(5):
+            obs, info = env.reset(seed=ep)
+            assert bool(info) == infos
+            done = False
+            while not done:
+                obs, r, done, _, info = env.step(
+                    int(rng.choice(np.flatnonzero(env.action_masks())))
+                )
+                assert bool(info) == infos
+                trace.append((obs.tobytes(), r, done))
+        runs.append(trace)
+    assert runs[0] == runs[1]
+    lean = SingleAgentEnv(table_sizes=(3,), opponents=[Uniform(None)], seed=2, infos=False)
+    lean.reset(seed=0)
+    illegal = int(np.flatnonzero(~lean.action_masks())[0])
+    assert lean.step(illegal)[4] == {"illegal_action": illegal}
+
+
 def test_illegal_action_loses_or_raises():
     env = SingleAgentEnv(table_sizes=(3,), opponents=[Uniform(None)], seed=2)
     env.reset(seed=0)

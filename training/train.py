@@ -180,6 +180,7 @@ def train(args: Args) -> Path:
                 args.opponents,
                 weights,
                 seed=args.seed * 1000 + i,
+                infos=False,  # train.py reads none; SB3 deep-copies infos every step
             )
 
         return thunk

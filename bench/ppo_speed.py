@@ -10,14 +10,13 @@ the same built-in opponent, and differ only in the environment:
 
 - ``AEC``: ``DummyVecEnv`` of ``training.single_agent.SingleAgentEnv`` (the learner's
   seat in the PettingZoo ``raw_env``; opponents played in Python), as
-  ``python -m training.train`` builds it;
+  ``python -m training.train`` builds it (``infos=False``);
 - ``batched``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped by the
   compiled engine, opponents batched inside it);
-- ``AEC lean`` (a stricter baseline, not what train.py runs): the AEC view with its
-  ``info`` dicts emptied. ``DummyVecEnv`` deep-copies every env's info dict every
-  step, and ``SingleAgentEnv``'s carries lives, outs and the last showdown: about
-  half of the AEC view's time against random opponents goes to that copy, which
-  train.py does not need. This path shows the ratio once that is fixed.
+- ``AEC+infos``: the same with ``SingleAgentEnv``'s default ``infos=True`` (every
+  seat's lives, outs and the last showdown in ``info``). ``DummyVecEnv`` deep-copies
+  every env's info dict every step: about half of the AEC view's time against random
+  opponents went to that copy, which is why train.py now turns the infos off.
 
 A setting ``ENVSxNSTEPS/BATCH`` (optionally ``/EPOCHS``) is the number of
 environments, the rollout length and the minibatch size (and ``n_epochs``, default
@@ -91,42 +90,21 @@ def make_model(venv, s: Setting, seed: int = 0):
     )
 
 
-def aec_venv(num_envs: int, opponent: str, seed: int):
+def aec_venv(num_envs: int, opponent: str, seed: int, infos: bool = False):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.single_agent import SingleAgentEnv
 
     def make(i: int) -> Callable[[], SingleAgentEnv]:
-        return lambda: SingleAgentEnv("schnauz", {}, (4,), [opponent], seed=seed * 1000 + i)
-
-    return DummyVecEnv([make(i) for i in range(num_envs)])
-
-
-def aec_lean_venv(num_envs: int, opponent: str, seed: int):
-    import gymnasium as gym
-    from stable_baselines3.common.vec_env import DummyVecEnv
-
-    from training.single_agent import SingleAgentEnv
-
-    class LeanInfo(gym.Wrapper):
-        """The same env, with empty info dicts (nothing for DummyVecEnv to deep-copy)."""
-
-        def reset(self, **kwargs):
-            return self.env.reset(**kwargs)[0], {}
-
-        def step(self, action):
-            obs, reward, terminated, truncated, _ = self.env.step(action)
-            return obs, reward, terminated, truncated, {}
-
-        def action_masks(self):
-            return self.env.action_masks()
-
-    def make(i: int) -> Callable[[], gym.Env]:
-        return lambda: LeanInfo(
-            SingleAgentEnv("schnauz", {}, (4,), [opponent], seed=seed * 1000 + i)
+        return lambda: SingleAgentEnv(
+            "schnauz", {}, (4,), [opponent], seed=seed * 1000 + i, infos=infos
         )
 
     return DummyVecEnv([make(i) for i in range(num_envs)])
+
+
+def aec_infos_venv(num_envs: int, opponent: str, seed: int):
+    return aec_venv(num_envs, opponent, seed, infos=True)
 
 
 def batched_venv(num_envs: int, opponent: str, seed: int):
@@ -135,7 +113,7 @@ def batched_venv(num_envs: int, opponent: str, seed: int):
     return SchnauzVecEnv(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
 
 
-PATHS = {"AEC": aec_venv, "AEC lean": aec_lean_venv, "batched": batched_venv}
+PATHS = {"AEC": aec_venv, "AEC+infos": aec_infos_venv, "batched": batched_venv}
 
 
 @dataclass

@@ -32,28 +32,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from training.args import TableArgs, default_run_name
+
 MODULE_ID = "learner"
 ENV_NAME = "schnauz_env_table"
 
 
 @dataclass
-class Args:
-    game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
-    """the game to train"""
-    rules: tuple[str, ...] = ()
-    """rule options as key=value (e.g. deck=A9 lives=2); the table size comes from --table-sizes"""
-    table_sizes: tuple[int, ...] = (4,)
-    """table sizes to sample per episode"""
+class Args(TableArgs):
     learner_seats: int = 1
     """seats the learner plays at each table (more than 1: it also plays itself, live)"""
-    opponents: tuple[str, ...] = ("random", "greedy", "expert")
-    """the opponent pool: policy names or model files"""
-    opponent_weights: tuple[float, ...] = ()
-    """sampling weight per opponent (default: uniform)"""
     self_play_every: int = 0
     """add a frozen snapshot of the learner to the pool every this many iterations (0: never)"""
-    self_play_keep: int = 3
-    """keep at most this many snapshots in the pool (oldest dropped)"""
     iterations: int = 100
     """training iterations (each samples --train-batch-size learner decisions per learner)"""
     seed: int = 0
@@ -100,27 +90,14 @@ class Args:
     """save an RLlib checkpoint every this many iterations (0: only at the end)"""
     eval_every: int = 10
     """evaluate against the baselines every this many iterations (0: only at the end)"""
-    eval_games: int = 200
-    """duplicate games per baseline at each evaluation"""
-    eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
-    """baselines to evaluate against (the learner against copies of each)"""
-    eval_table_size: int = 4
-    """table size of the evaluations"""
     eval_workers: int = 1
     """processes for the evaluation games (the harness's workers)"""
-    run_dir: str = "runs"
-    """parent directory of the run"""
-    run_name: str = ""
-    """run directory name (default: from the settings)"""
     resume: str = ""
     """an RLlib checkpoint directory to continue from (same settings)"""
 
 
 def run_name(args: Args) -> str:
-    return args.run_name or (
-        f"rllib_{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
-        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{args.seed}_{int(time.time())}"
-    )
+    return default_run_name(args, "rllib_", args.seed)
 
 
 def env_config(args: Args, rules: dict[str, Any]) -> dict[str, Any]:

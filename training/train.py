@@ -19,32 +19,21 @@ import ast
 import contextlib
 import csv
 import json
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
+from training.args import TableArgs, default_run_name
+
 
 @dataclass
-class Args:
-    game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
-    """the game to train"""
-    rules: tuple[str, ...] = ()
-    """rule options as key=value (e.g. deck=A9 lives=2 ties=share); the table size comes from --table-sizes"""
-    table_sizes: tuple[int, ...] = (4,)
-    """table sizes to sample per episode"""
+class Args(TableArgs):
     total_steps: int = 1_000_000
     """learner decisions (environment steps) to train for"""
-    opponents: tuple[str, ...] = ("random", "greedy", "expert")
-    """the opponent pool: policy names or model files"""
-    opponent_weights: tuple[float, ...] = ()
-    """sampling weight per opponent (default: uniform)"""
     self_play_every: int = 0
     """add a frozen snapshot of the learner to the pool every this many steps (0: never)"""
-    self_play_keep: int = 3
-    """keep at most this many snapshots in the pool (oldest dropped)"""
     seed: int = 0
     """seed of the environments, the opponents and torch"""
     num_envs: int = 8
@@ -92,16 +81,6 @@ class Args:
     """clone from these saved teacher-data files (a run's pretrain_data.npz) instead of playing new games"""
     eval_every: int = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
-    eval_games: int = 200
-    """duplicate games per baseline at each evaluation"""
-    eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
-    """baselines to evaluate against (the learner against copies of each)"""
-    eval_table_size: int = 4
-    """table size of the evaluations"""
-    run_dir: str = "runs"
-    """parent directory of the run"""
-    run_name: str = ""
-    """run directory name (default: from the settings)"""
     progress_bar: bool = True
     """show a progress bar"""
     device: str = "cpu"
@@ -139,10 +118,7 @@ def resolve_features(args: Args) -> str | None:
 
 
 def run_name(args: Args) -> str:
-    return args.run_name or (
-        f"{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
-        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{args.seed}_{int(time.time())}"
-    )
+    return default_run_name(args, "", args.seed)
 
 
 def train(args: Args) -> Path:

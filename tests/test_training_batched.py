@@ -211,3 +211,24 @@ def test_teacher_data_command_is_reproducible_and_checks_its_input(tmp_path, cap
         with pytest.raises(SystemExit, match=message):
             main([*argv, "--games", "1", "--out", str(tmp_path / "x.npz")])
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_chained_learning_curve(tmp_path):
+    from training.curve import combine, main
+
+    for name, rows in (("a", [(0, 0.2), (100, 0.25), (200, 0.3)]), ("b", [(50, 0.35), (150, 0.4)])):
+        (tmp_path / name).mkdir()
+        lines = ["step,win_expert,win_expert_lo,win_expert_hi"]
+        lines += [f"{s},{w},{w - 0.05},{w + 0.05}" for s, w in rows]
+        (tmp_path / name / "eval.csv").write_text("\n".join(lines) + "\n")
+    rows = combine([(tmp_path / "a", 0), (tmp_path / "b", 100)])
+    # b started from a's step-100 checkpoint: a's later row (200) gives way to b's.
+    assert [(int(r["step"]), float(r["win_expert"])) for r in rows] == [
+        (0, 0.2), (100, 0.25), (150, 0.35), (250, 0.4)
+    ]  # fmt: skip
+    main([str(tmp_path / "a"), f"{tmp_path / 'b'}@100", "--out", str(tmp_path / "c.png")])
+    assert (tmp_path / "c.png").stat().st_size > 1000 and (tmp_path / "c.csv").is_file()
+    with pytest.raises(SystemExit, match="does not exist"):
+        main([str(tmp_path / "nothing"), "--out", str(tmp_path / "d.png")])
+    with pytest.raises(SystemExit):
+        main([f"{tmp_path / 'a'}@ten", "--out", str(tmp_path / "d.png")])

@@ -328,8 +328,13 @@ def evaluate_against(
     return {"win_rate": stats.win_rate, "low": stats.win_low, "high": stats.win_high}
 
 
-def plot_learning_curve(csv_path: Path, png_path: Path, opponents: tuple[str, ...]) -> None:
-    """Win rate against each baseline vs training steps, with 95% intervals."""
+def plot_learning_curve(
+    csv_path: Path, png_path: Path, opponents: tuple[str, ...], table_size: int | None = None
+) -> None:
+    """Win rate against each baseline vs training steps, with 95% intervals.
+
+    The fair-share line is drawn at ``1 / table_size`` (default: the run's
+    ``eval_table_size`` from ``args.json`` beside the CSV, if there is one)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -345,9 +350,9 @@ def plot_learning_curve(csv_path: Path, png_path: Path, opponents: tuple[str, ..
         hi = np.array([float(r[f"win_{opp}_hi"]) for r in rows])
         ax.plot(steps, y, marker="o", label=f"vs {opp}")
         ax.fill_between(steps, lo, hi, alpha=0.2)
-    n = None
+    n = table_size
     with contextlib.suppress(OSError, KeyError, ValueError):
-        n = json.loads((csv_path.parent / "args.json").read_text())["eval_table_size"]
+        n = n or json.loads((csv_path.parent / "args.json").read_text())["eval_table_size"]
     if n:
         ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{n}")
     ax.set_xlabel("training steps (learner decisions)")

@@ -1,0 +1,75 @@
+"""Learning curves of runs that continue one another (``--init-model``), as one picture.
+
+    python -m training.curve runs/f1 runs/f2@100032 --out docs/img/learning_curve.png
+
+Each argument is a run directory (with the ``eval.csv`` that ``train.py`` writes),
+optionally ``@OFFSET``: the learner decisions trained before the run started (a run
+started from another run's checkpoint counts its steps from 0 again). A later run's
+rows replace an earlier run's rows at or after its start. The combined table is
+written beside the picture (``.csv``) and plotted like ``train.py``'s own curve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import json
+from pathlib import Path
+
+from training.train import plot_learning_curve
+
+
+def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
+    """The rows of every run's ``eval.csv``, steps shifted by each run's offset."""
+    rows: list[dict[str, str]] = []
+    for run, offset in parts:
+        path = run / "eval.csv"
+        if not path.is_file():
+            raise ValueError(f"{str(path)!r} does not exist (is {str(run)!r} a train.py run?)")
+        with open(path) as fh:
+            new = [{**r, "step": str(int(float(r["step"])) + offset)} for r in csv.DictReader(fh)]
+        if new:
+            start = int(new[0]["step"])
+            rows = [r for r in rows if int(r["step"]) < start] + new
+    if not rows:
+        raise ValueError("the runs have no evaluations")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m training.curve", description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="+", metavar="RUN[@OFFSET]", help="run directories, in order")
+    p.add_argument("--out", required=True, help="the PNG to write (and its .csv)")
+    args = p.parse_args(argv)
+    parts = []
+    for item in args.runs:
+        run, _, offset = item.partition("@")
+        try:
+            parts.append((Path(run), int(offset or 0)))
+        except ValueError:
+            p.error(f"{item!r}: the offset after @ must be a whole number of steps")
+    try:
+        rows = combine(parts)
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    table = out.with_suffix(".csv")
+    with open(table, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    opponents = tuple(
+        k[4:] for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))
+    )
+    sizes = set()
+    for run, _ in parts:
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            sizes.add(json.loads((run / "args.json").read_text())["eval_table_size"])
+    plot_learning_curve(table, out, opponents, sizes.pop() if len(sizes) == 1 else None)
+    print(f"{len(rows)} evaluations -> {out}, {table}")
+
+
+if __name__ == "__main__":
+    main()

@@ -59,6 +59,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # e.g. `python -m schnauz_env | head`: stop quietly
+        sys.stderr.close()
+        return 0
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     from policies import available_policies, make_policy
     from schnauz_env import schnauz_v0

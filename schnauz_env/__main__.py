@@ -158,6 +158,10 @@ def _evaluate(player: str, args: argparse.Namespace) -> int:
         st = result.stats(player)
         ci = f"{st.win_rate:.3f} [{st.win_low:.3f}, {st.win_high:.3f}]"
         print(f"  {f'{n - 1}x {baseline}':<12} {ci:<24} {st.mean_place:>10.2f}")
+    print(
+        "(short runs are noisy: the README's 'The shipped model' has 4,000-game figures; "
+        "schnauz-eval measures any mix)"
+    )
     return 0
 
 

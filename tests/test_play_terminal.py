@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -75,6 +76,10 @@ def spawn(*args: str) -> tuple[pexpect.spawn, Screen]:
         timeout=TIMEOUT,
         dimensions=(50, 120),
         env=env,
+        # A shell that starts a job in the background (e.g. `.ci/run &`) hands it SIGINT
+        # ignored, and Python then never turns Ctrl-C into KeyboardInterrupt: give the
+        # game the disposition a terminal would.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     screen = Screen()
     child.logfile_read = screen

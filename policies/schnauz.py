@@ -65,7 +65,7 @@ from schnauz_env.schnauz.engine import (
     PASS,
     SWAP_ALL,
 )
-from schnauz_env.schnauz.hands import SCHNAUZ, category_of, hand_key
+from schnauz_env.schnauz.hands import SCHNAUZ, category_of, hand_key, hand_points
 from schnauz_env.schnauz.infoset import SeatView, decode_observation
 
 # ---------------------------------------------------------------- hand tables
@@ -89,7 +89,7 @@ class HandTables:
                 b = cards[y]
                 for c in cards[y + 1 :]:
                     k = hand_key((a, b, c), config.ties)
-                    p = _points(k, (a, b, c))
+                    p = hand_points(k, (a, b, c))
                     for i, j, m in (
                         (a, b, c),
                         (a, c, b),
@@ -102,19 +102,6 @@ class HandTables:
                         pts[i][j][m] = p
         self.key = key
         self.pts = pts
-
-
-def _points(key: int, cards: tuple[int, int, int]) -> float:
-    from schnauz_env.schnauz.hands import FIRE, THIRTY_HALF, best_suit_points
-
-    cat = category_of(key)
-    if cat == FIRE:
-        return 33.0
-    if cat == SCHNAUZ:
-        return 31.0
-    if cat == THIRTY_HALF:
-        return 30.5
-    return float(best_suit_points(cards)[0])
 
 
 _TABLES: dict[tuple[str, str], HandTables] = {}

@@ -36,7 +36,7 @@ import numpy as np
 
 from schnauz_env.cards import card_points
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
-from schnauz_env.schnauz.hands import SCHNAUZ, category_of, evaluate_hand, hand_key
+from schnauz_env.schnauz.hands import SCHNAUZ, category_of, hand_key, hand_points
 from schnauz_env.schnauz.observation import ObservationLayout
 
 #: Name recorded in model files; bump it whenever the feature vector changes.
@@ -68,7 +68,9 @@ class MoveFeatures:
         below = np.searchsorted(order, keys, side="left")
         equal = np.searchsorted(order, keys, side="right") - below
         pct = (below + 0.5 * equal) / len(keys)
-        points = np.array([evaluate_hand([cards[i] for i in h]).points for h in hands])
+        points = np.array(
+            [hand_points(k, [cards[i] for i in h]) for k, h in zip(keys, hands, strict=True)]
+        )
         instant = np.array([category_of(int(k)) >= SCHNAUZ for k in keys], dtype=np.float32)
         # Index n is "no card": every hand with it is zero.
         self._pct = np.zeros((n + 1,) * 3, dtype=np.float32)

@@ -104,6 +104,19 @@ def best_suit_points(cards: Iterable[int]) -> tuple[int, int]:
     return best, totals.index(best)
 
 
+def hand_points(key: int, cards: Iterable[int]) -> float:
+    """A hand's value in points from its :func:`hand_key`: 33 Fire, 31 Schnauz, 30.5
+    three of a kind, else the best suit sum."""
+    cat = category_of(key)
+    if cat == FIRE:
+        return 33.0
+    if cat == SCHNAUZ:
+        return 31.0
+    if cat == THIRTY_HALF:
+        return 30.5
+    return float(best_suit_points(cards)[0])
+
+
 def hand_label(cards: Iterable[int]) -> str:
     """A readable name: ``"Fire"``, ``"Schnauz ♥"``, ``"30½"``, ``"21 ♣"``."""
     cards = [int(c) for c in cards]
@@ -138,14 +151,7 @@ class HandValue:
     @property
     def points(self) -> float:
         """The hand's value in points: 31 for Schnauz, 30.5, 33 for Fire, else the suit sum."""
-        cat = category_of(self.key)
-        if cat == FIRE:
-            return 33.0
-        if cat == SCHNAUZ:
-            return 31.0
-        if cat == THIRTY_HALF:
-            return 30.5
-        return float(best_suit_points(self.cards)[0])
+        return hand_points(self.key, self.cards)
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, HandValue):

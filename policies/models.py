@@ -25,6 +25,7 @@ Playing needs numpy only; exporting from SB3 needs the ``train`` extra.
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from dataclasses import fields
@@ -51,10 +52,17 @@ def feature_transform(name: str | None, game: str, config: Any) -> Any:
     """The feature set ``name`` for ``game`` under ``config`` (``None``: no features).
 
     A feature set is a callable ``obs_batch -> obs_batch ++ features`` with a ``size``
-    (the number of features it appends).
+    (the number of features it appends). Built once per name, game and rules (its
+    tables take a moment), then shared: loading, checking and every policy of a model
+    reuse it.
     """
     if not name:
         return None
+    return _feature_set(name, game, config)
+
+
+@functools.cache
+def _feature_set(name: str, game: str, config: Any) -> Any:
     if game == "schnauz":
         from schnauz_env.schnauz.features import FEATURES_NAME, MoveFeatures
 

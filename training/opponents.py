@@ -142,7 +142,17 @@ class OpponentMix:
             self._pool_procs = None
 
 
-class FeatureVecEnv(VecEnvWrapper):
+class _MaskedWrapper(VecEnvWrapper):
+    """A VecEnv wrapper that passes the wrapped env's action masks on (for MaskablePPO)."""
+
+    def reset(self) -> np.ndarray:
+        return self.venv.reset()
+
+    def action_masks(self) -> np.ndarray:
+        return np.asarray(self.venv.env_method("action_masks"))
+
+
+class FeatureVecEnv(_MaskedWrapper):
     """Appends ``features(obs)`` to every observation (and terminal observation)."""
 
     def __init__(self, venv: VecEnv, features: Any) -> None:
@@ -162,11 +172,8 @@ class FeatureVecEnv(VecEnvWrapper):
                 info["terminal_observation"] = self.features(info["terminal_observation"])
         return self.features(obs), rewards, dones, infos
 
-    def action_masks(self) -> np.ndarray:
-        return np.asarray(self.venv.env_method("action_masks"))
 
-
-class WinRewardVecEnv(VecEnvWrapper):
+class WinRewardVecEnv(_MaskedWrapper):
     """Rewards for winning only: at the end of an episode +1 for first place, else
     ``-1 / (players - 1)`` (still zero-sum); 0 on every other step.
 
@@ -179,9 +186,6 @@ class WinRewardVecEnv(VecEnvWrapper):
         super().__init__(venv)
         self.num_players = num_players
 
-    def reset(self) -> np.ndarray:
-        return self.venv.reset()
-
     def step_wait(self):
         obs, _, dones, infos = self.venv.step_wait()
         rewards = np.zeros(len(dones), dtype=np.float32)
@@ -190,6 +194,3 @@ class WinRewardVecEnv(VecEnvWrapper):
                 raise ValueError("WinRewardVecEnv needs terminal infos with 'place'")
             rewards[i] = 1.0 if infos[i]["place"] == 1 else -1.0 / (self.num_players - 1)
         return obs, rewards, dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        return np.asarray(self.venv.env_method("action_masks"))

@@ -16,7 +16,7 @@ from policies.models import load_model_policy, read_model
 from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.features import MoveFeatures
-from training.opponents import FeatureVecEnv, OpponentMix, WinRewardVecEnv
+from training.opponents import FeatureVecEnv, LivesRewardVecEnv, OpponentMix, WinRewardVecEnv
 
 CONFIG = SchnauzConfig(num_players=4)
 
@@ -86,6 +86,36 @@ def test_win_reward_pays_only_the_winner_at_the_end():
             assert rewards[i] == pytest.approx(want)
             ends += 1
     assert ends > 10
+
+
+def test_lives_reward_charges_every_life_the_learner_loses_after_its_first_move():
+    venv = LivesRewardVecEnv(
+        SchnauzVecEnv(num_envs=16, config=CONFIG, opponent="random", seed=5), CONFIG
+    )
+    full = CONFIG.lives + 1
+    start = venv.units(venv.reset())
+    total = np.zeros(16)
+    outs = wins = 0
+    rng = np.random.default_rng(0)
+    for _ in range(600):
+        actions = [rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]
+        obs, rewards, dones, infos = venv.step(np.array(actions))
+        # -1 a lost round, more if later rounds also end before its next move
+        assert (rewards <= 0).all() and (rewards == np.round(rewards)).all()
+        total += rewards
+        for i in np.flatnonzero(dones):
+            end = venv.units(infos[i]["terminal_observation"])
+            # charged = lost after the first move = what is gone minus what went before it
+            assert total[i] == -(start[i] - end)
+            if infos[i]["place"] == 1:
+                wins += 1
+                assert end >= 1
+            else:
+                outs += 1
+                assert end == 0 and total[i] == -start[i] and start[i] <= full
+            total[i] = 0.0
+            start[i] = venv.units(obs[i])
+    assert outs > 20 and wins > 5
 
 
 def test_feature_wrapper_appends_the_features_everywhere():

@@ -43,9 +43,10 @@ class Args(TableArgs):
     size) all games in the compiled batched engine (:class:`schnauz_env.batched.SchnauzVecEnv`)"""
     opponent_workers: int = 0
     """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
-    reward: Literal["place", "win"] = "place"
-    """the learner's reward: its final place value (+1 first ... -1 last), or (batched envs)
-    +1 for a win and -1/(players-1) otherwise, to train for the win rate alone"""
+    reward: Literal["place", "win", "lives"] = "place"
+    """the learner's reward: its final place value (+1 first ... -1 last); (batched envs)
+    'win': +1 for a win and -1/(players-1) otherwise, to train for the win rate alone;
+    'lives': -1 in every round the learner loses a life (dense: a signal every round)"""
     features: str = "auto"
     """feature set appended to the observation ('auto': the game's own, e.g. schnauz-moves-v1 for
     Schnauz; 'none': the raw observation)"""
@@ -130,7 +131,7 @@ def train(args: Args) -> Path:
 
     from policies.models import export_sb3, feature_transform, load_model_policy
     from schnauz_env.games import game_module
-    from training.opponents import FeatureVecEnv, WinRewardVecEnv
+    from training.opponents import FeatureVecEnv, LivesRewardVecEnv, WinRewardVecEnv
     from training.single_agent import SingleAgentEnv
 
     rules = parse_rules(args.rules)
@@ -186,6 +187,10 @@ def train(args: Args) -> Path:
         if mix is None:
             raise ValueError("--reward win needs --vec-env batched")
         venv = WinRewardVecEnv(venv, config0.num_players)
+    elif args.reward == "lives":
+        if args.game != "schnauz":
+            raise ValueError("--reward lives is for Schnauz")
+        venv = LivesRewardVecEnv(venv, config0)
     if features is not None:
         venv = FeatureVecEnv(venv, features)
     ppo_kwargs = dict(

@@ -5,6 +5,7 @@ Every player implements :class:`policies.base.Policy`; find one by name with
 or a model file path).
 """
 
+from policies import expert_jit as _expert_jit  # noqa: F401  (registers "expert-jit")
 from policies.base import Policy, available_policies, make_policy, register_policy
 
 __all__ = ["Policy", "available_policies", "make_policy", "register_policy"]

@@ -321,6 +321,32 @@ class ExpertParams:
     """Final circle by simulated risk (else: the move with the best hand)."""
 
 
+def parse_expert_arg(arg: str, params: ExpertParams | None = None) -> dict[str, Any]:
+    """The :class:`ExpertParams` overrides of a name's argument, ``"knock_share=0.5,skill=9/5/1"``.
+
+    Values take the type of the field in ``params`` (default :class:`ExpertParams`);
+    booleans are ``1``/``true``, tuples ``/``-separated ints. ``ValueError`` names the
+    known parameters when one is unknown. Shared by ``expert`` and ``expert-jit``.
+    """
+    params = params or ExpertParams()
+    overrides: dict[str, Any] = {}
+    for item in arg.split(","):
+        k, _, v = item.partition("=")
+        if k not in ExpertParams.__dataclass_fields__:
+            raise ValueError(
+                f"unknown expert parameter {k!r}; known: "
+                + ", ".join(ExpertParams.__dataclass_fields__)
+            )
+        kind = type(getattr(params, k))
+        if kind is bool:
+            overrides[k] = v.lower() in ("1", "true")
+        elif kind is tuple:
+            overrides[k] = tuple(int(x) for x in v.split("/"))
+        else:
+            overrides[k] = kind(v)
+    return overrides
+
+
 @register_policy("schnauz", "expert")
 class ExpertPolicy(Policy):
     """Simulated risk of the lowest hand, a calibrated opponent model (module docs)."""
@@ -339,20 +365,7 @@ class ExpertPolicy(Policy):
         super().__init__(_config(config), seed)
         params = params or ExpertParams()
         if arg:  # "expert:knock_share=0.5,lookahead=0.4"
-            for item in arg.split(","):
-                k, _, v = item.partition("=")
-                if k not in ExpertParams.__dataclass_fields__:
-                    raise ValueError(
-                        f"unknown expert parameter {k!r}; known: "
-                        + ", ".join(ExpertParams.__dataclass_fields__)
-                    )
-                kind = type(getattr(params, k))
-                if kind is bool:
-                    overrides[k] = v.lower() in ("1", "true")
-                elif kind is tuple:
-                    overrides[k] = tuple(int(x) for x in v.split("/"))
-                else:
-                    overrides[k] = kind(v)
+            overrides.update(parse_expert_arg(arg, params))
             self.name = f"expert:{arg}"
         self.params = replace(params, **overrides) if overrides else params
         self.tables = hand_tables(self.config)

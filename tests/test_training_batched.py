@@ -76,6 +76,25 @@ def test_each_game_faces_its_assigned_opponent():
     assert sorted(seen) == list(range(8)) and all(len(v) == 1 for v in seen.values())
 
 
+def test_the_mix_gives_per_game_policies_their_game_indices():
+    # expert-jit keeps its turn counters per game: the mix must say which game a row is.
+    calls = []
+    mix = OpponentMix(["random", "greedy"], CONFIG, 8, seed=1)
+    policy = mix.policies[0]
+    plain = policy.act_batch
+
+    def per_game(obs, masks, games):
+        calls.append(np.asarray(games).copy())
+        return plain(obs, masks)
+
+    per_game.per_game = True
+    policy.act_batch = per_game
+    venv = SchnauzVecEnv(num_envs=8, config=CONFIG, opponent=mix, seed=2)
+    for _ in random_steps(venv, 20):
+        pass
+    assert calls and all((mix.assignment[g] == 0).all() for g in calls)
+
+
 def test_win_reward_pays_only_the_winner_at_the_end():
     venv = WinRewardVecEnv(SchnauzVecEnv(num_envs=16, config=CONFIG, opponent="greedy", seed=4), 4)
     ends = 0

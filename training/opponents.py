@@ -129,6 +129,9 @@ class OpponentMix:
                 out[rows] = _act_seeded(
                     self.policies[k], obs[rows], masks[rows], seeds[games[rows]]
                 )
+            elif getattr(self.policies[k].act_batch, "per_game", False):
+                # per-game state (expert-jit's turn counters) follows each game
+                out[rows] = self.policies[k].act_batch(obs[rows], masks[rows], games[rows])
             else:
                 out[rows] = self.policies[k].act_batch(obs[rows], masks[rows])
         if jobs:

@@ -64,11 +64,15 @@ def feature_transform(name: str | None, game: str, config: Any) -> Any:
 @functools.cache
 def _feature_set(name: str, game: str, config: Any) -> Any:
     if game == "schnauz":
+        from policies.expert_features import FEATURES_NAME as EXPERT_FEATURES
+        from policies.expert_features import ExpertFeatures
         from schnauz_env.schnauz.features import FEATURES_NAME, MoveFeatures
 
         if name == FEATURES_NAME:
             return MoveFeatures(config)
-        known = [FEATURES_NAME]
+        if name == EXPERT_FEATURES:
+            return ExpertFeatures(config)
+        known = [FEATURES_NAME, EXPERT_FEATURES]
     else:
         known = []
     raise ValueError(

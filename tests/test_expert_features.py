@@ -59,6 +59,12 @@ def test_the_block_follows_the_move_features_and_is_reproducible(states):
     )
     again = ExpertFeatures(CONFIG, seed=5)(obs[:64])
     np.testing.assert_array_equal(full, again)
+    # a function of the observation: the same rows give the same numbers in any batch
+    feats = ExpertFeatures(CONFIG, seed=5)
+    alone = np.concatenate([feats.expert_block(obs[i : i + 1]) for i in range(8)])
+    np.testing.assert_array_equal(alone, feats.expert_block(obs[7::-1])[::-1])
+    np.testing.assert_array_equal(alone, full[:8, -EXPERT_SIZE:])
+    assert len(np.unique(feats.seeds(obs))) > 0.99 * len(np.unique(obs, axis=0))
     with pytest.raises(ValueError, match="expected"):
         feats.expert_block(obs[:, :-1])
 

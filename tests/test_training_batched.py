@@ -281,3 +281,38 @@ def test_chained_learning_curve(tmp_path):
         main([str(tmp_path / "nothing"), "--out", str(tmp_path / "d.png")])
     with pytest.raises(SystemExit):
         main([f"{tmp_path / 'a'}@ten", "--out", str(tmp_path / "d.png")])
+
+
+def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward(tmp_path):
+    from training.train import Args, train
+
+    run = train(
+        Args(
+            vec_env="batched",
+            table_sizes=(4,),
+            num_envs=8,
+            n_steps=32,
+            batch_size=128,
+            n_epochs=1,
+            total_steps=512,
+            opponents=("expert-jit",),
+            reward="lives",
+            features="schnauz-expert-v1",
+            eval_every=0,
+            eval_games=4,
+            eval_opponents=("expert-jit",),
+            run_dir=str(tmp_path),
+            progress_bar=False,
+            run_name="lives",
+        )
+    )
+    _, meta = read_model(run / "model.npz")
+    assert meta["features"] == "schnauz-expert-v1"
+    policy = load_model_policy(run / "model.npz", "schnauz", CONFIG)
+    venv = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent="expert-jit", seed=1)
+    obs = venv.reset()
+    for _ in range(20):
+        masks = venv.action_masks()
+        actions = policy.act_batch(obs, masks.astype(np.int8))
+        assert masks[np.arange(4), actions].all()
+        obs, *_ = venv.step(actions)

@@ -316,3 +316,18 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
         actions = policy.act_batch(obs, masks.astype(np.int8))
         assert masks[np.arange(4), actions].all()
         obs, *_ = venv.step(actions)
+
+
+def test_quick_eval_reports_a_checkpoint_and_refuses_bad_input(tmp_path, capsys):
+    from policies.models import shipped_model
+    from training.quick_eval import main
+
+    main([str(shipped_model("schnauz", CONFIG)), "--games", "24", "--opponent", "random"])
+    line = capsys.readouterr().out
+    assert "win 1.000" in line or "win 0.9" in line  # the shipped model against random
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "missing.npz")])
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(SystemExit, match="error"):
+        main([str(bad), "--games", "4"])

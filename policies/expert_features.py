@@ -73,7 +73,6 @@ def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
     mk = np.zeros(11, dtype=np.int64)
     order = np.zeros(EJ.MAXP, dtype=np.int64)
     samples = int(prm[EJ.P_SAMPLES])
-    w = prm[EJ.P_RISK_NOW]
     for r in range(obs.shape[0]):
         np.random.seed(seeds[r])
         for q in range(out.shape[1]):
@@ -84,32 +83,13 @@ def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
         if nh != 3 or n != lay[EJ.L_N]:
             continue
         nact = 0
-        nxt = -1
         for p in range(n):
             if not outp[p]:
                 nact += 1
-                if p > 0 and nxt < 0:
-                    nxt = p
         if phase == EJ.DEALER_CHOICE:
-            # ExpertPolicy._dealer_choice_risk, both values kept
-            ntab = EJ._random_tables(unseen, nu, perm, int(prm[EJ.P_TABLE_SAMPLES]), tables)
-            a, b, c = hand[0], hand[1], hand[2]
-            keep = -EJ._hand_risk(key, pts, risk, nact, a, b, c, tables, ntab, w)
-            for i in range(nu):
-                perm[i] = unseen[i]
-            m = int(prm[EJ.P_FEED_SAMPLES])
-            exchange = 0.0
-            feed = 0.0
-            for _ in range(m):
-                EJ._draw_distinct(perm, nu, 9)
-                exchange -= EJ._hand_risk(
-                    key, pts, risk, nact, perm[0], perm[1], perm[2], tables, ntab, w
-                )
-                if nxt >= 0:
-                    feed += EJ._gain(key, pts, perm[3], perm[4], perm[5], a, b, c) - EJ._gain(
-                        key, pts, perm[3], perm[4], perm[5], perm[6], perm[7], perm[8]
-                    )
-            exchange = exchange / m - prm[EJ.P_FEED_RISK] * feed / m
+            keep, exchange = EJ._dealer_values(
+                key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables
+            )
             out[r, DL] = keep
             out[r, DL + 1] = exchange
             out[r, DL + 2] = 1.0 if keep >= exchange - prm[EJ.P_KEEP_MARGIN] else 0.0
@@ -118,60 +98,26 @@ def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
             continue
         EJ._candidates(hand, table, mh, mt, mk, key)
         if phase == EJ.TURNS:
-            # ExpertPolicy.move_values: the next player's model hands, random tables
-            nfeed = 0
-            if prm[EJ.P_FEED_RISK] != 0.0 and nxt >= 0:
-                nfeed = int(prm[EJ.P_FEED_SAMPLES])
-                draws = int(prm[EJ.P_SKILL + 2 - nknown[nxt]]) if nknown[nxt] < 3 else 0
-                for s in range(nfeed):
-                    EJ._deal(key, known, nknown, nxt, unseen, nu, draws, hands, s, False)
-            ntab = EJ._random_tables(unseen, nu, perm, int(prm[EJ.P_TABLE_SAMPLES]), tables)
+            nxt, nfeed, ntab = EJ._turn_samples(
+                key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands
+            )
             best_m = -1
             best_v = 0.0
             for m in range(11):
-                v = -EJ._hand_risk(
-                    key, pts, risk, nact, mh[m, 0], mh[m, 1], mh[m, 2], tables, ntab, w
+                v = EJ._turn_value(
+                    key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m
                 )
-                if nfeed > 0:
-                    feed = 0.0
-                    for s in range(nfeed):
-                        feed += EJ._gain(
-                            key,
-                            pts,
-                            hands[s, nxt, 0],
-                            hands[s, nxt, 1],
-                            hands[s, nxt, 2],
-                            mt[m, 0],
-                            mt[m, 1],
-                            mt[m, 2],
-                        )
-                    v -= prm[EJ.P_FEED_RISK] * (feed / nfeed)
                 out[r, TV + m] = v
                 if best_m < 0 or v > best_v + 1e-9:
                     best_m, best_v = m, v
             out[r, TB + best_m] = 1.0
-            if knocker < 0:
-                # ExpertPolicy._should_knock, every sample counted
+            if knocker < 0:  # ExpertPolicy._should_knock, every sample counted
                 mine = mk[10]
                 losses = 0
                 for _ in range(samples):
-                    for i in range(nu):
-                        pool[i] = unseen[i]
-                    mleft = nu
-                    x, y, z = table[0], table[1], table[2]
-                    low = True
-                    for p in range(1, n):
-                        if outp[p]:
-                            continue
-                        draws = int(prm[EJ.P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
-                        mleft = EJ._deal(key, known, nknown, p, pool, mleft, draws, hands, 0, True)
-                        k, _, _, _, x, y, z = EJ._best_reply(
-                            key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
-                        )
-                        if k < mine:
-                            low = False
-                            break
-                    if low:
+                    if EJ._knock_loses(
+                        key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine
+                    ):
                         losses += 1
                 stuck = True
                 for m in range(10):
@@ -181,58 +127,23 @@ def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
                 limit = EJ._knock_limit(prm, stuck, 1, n, lives, outp, swim)
                 out[r, KN] = est
                 out[r, KN + 1] = limit
-                out[r, KN + 2] = (
-                    1.0
-                    if pts[hand[0], hand[1], hand[2]] >= prm[EJ.P_MIN_KNOCK] and est < limit
-                    else 0.0
-                )
+                if pts[hand[0], hand[1], hand[2]] >= prm[EJ.P_MIN_KNOCK] and est < limit:
+                    out[r, KN + 2] = 1.0
         elif phase == EJ.FINAL_CIRCLE:
-            no = 0
-            k = 1 % n
-            while k != knocker and k != 0:
-                if not outp[k]:
-                    order[no] = k
-                    no += 1
-                k = (k + 1) % n
+            no = EJ._final_order(n, outp, knocker, order)
             if no > 0:
-                for s in range(samples):
-                    for i in range(nu):
-                        pool[i] = unseen[i]
-                    mleft = nu
-                    for p in range(1, n):
-                        if not outp[p]:
-                            draws = int(prm[EJ.P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
-                            mleft = EJ._deal(
-                                key, known, nknown, p, pool, mleft, draws, hands, s, True
-                            )
+                EJ._deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples)
             best_m = -1
             for m in range(11):
-                mine = mk[m]
-                losses = 0
                 if no > 0:
-                    for s in range(samples):
-                        for p in range(n):
-                            for c in range(3):
-                                work[p, c] = hands[s, p, c]
-                        x, y, z = mt[m, 0], mt[m, 1], mt[m, 2]
-                        for i in range(no):
-                            p = order[i]
-                            _, h0, h1, h2, x, y, z = EJ._best_reply(
-                                key, work[p, 0], work[p, 1], work[p, 2], x, y, z
-                            )
-                            work[p, 0], work[p, 1], work[p, 2] = h0, h1, h2
-                        lowest = True
-                        for p in range(1, n):
-                            if not outp[p] and key[work[p, 0], work[p, 1], work[p, 2]] < mine:
-                                lowest = False
-                                break
-                        if lowest:
-                            losses += 1
+                    losses = EJ._move_losses(
+                        key, n, outp, hands, samples, order, no, work, mt, mk[m], m, -1
+                    )
                     out[r, FL + m] = losses / samples
                 if (
                     best_m < 0
                     or out[r, FL + m] < out[r, FL + best_m]
-                    or (out[r, FL + m] == out[r, FL + best_m] and mine > mk[best_m])
+                    or (out[r, FL + m] == out[r, FL + best_m] and mk[m] > mk[best_m])
                 ):
                     best_m = m
             out[r, FB + best_m] = 1.0

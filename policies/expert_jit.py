@@ -312,6 +312,26 @@ def _knock_limit(prm, stuck, turns, n, lives, outp, swim):
     return limit
 
 
+def _knock_loses(key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine):
+    """One sample of the knock estimate: after a deal from the opponent model and every
+    other player's best reply in seat order, is the hand of key ``mine`` the lowest?"""
+    for i in range(nu):
+        pool[i] = unseen[i]
+    m = nu
+    x, y, z = table[0], table[1], table[2]
+    for p in range(1, n):  # deal as sample_hands does, in seat order, as needed
+        if outp[p]:
+            continue
+        draws = int(prm[P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
+        m = _deal(key, known, nknown, p, pool, m, draws, hands, 0, True)
+        k, _, _, _, x, y, z = _best_reply(
+            key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
+        )
+        if k < mine:
+            return False
+    return True
+
+
 def _should_knock(
     key,
     pts,
@@ -341,23 +361,7 @@ def _should_knock(
     samples = int(prm[P_SAMPLES])
     losses = 0
     for s in range(samples):
-        for i in range(nu):
-            pool[i] = unseen[i]
-        m = nu
-        x, y, z = table[0], table[1], table[2]
-        low = True
-        for p in range(1, n):  # deal as sample_hands does, in seat order, as needed
-            if outp[p]:
-                continue
-            draws = int(prm[P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
-            m = _deal(key, known, nknown, p, pool, m, draws, hands, 0, True)
-            k, _, _, _, x, y, z = _best_reply(
-                key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
-            )
-            if k < mine:
-                low = False
-                break
-        if low:
+        if _knock_loses(key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine):
             losses += 1
         if losses / samples >= limit:  # it can only grow: no knock
             return False
@@ -387,13 +391,7 @@ def _final_move(
 ):
     """ExpertPolicy._final_move: the move with the least simulated chance of the lowest
     hand once the players up to the knocker have replied."""
-    no = 0
-    k = 1 % n
-    while k != knocker and k != 0:
-        if not outp[k]:
-            order[no] = k
-            no += 1
-        k = (k + 1) % n
+    no = _final_order(n, outp, knocker, order)
     if no == 0 or prm[P_FINAL_MC] == 0.0:  # the best hand, PASS on equal keys
         best_m = 0
         for m in range(1, 11):
@@ -401,7 +399,25 @@ def _final_move(
                 best_m = m
         return 2 + best_m
     samples = int(prm[P_SAMPLES])
-    for s in range(samples):  # sample_hands, shared by the moves
+    _deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples)
+    return _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk)
+
+
+def _final_order(n, outp, knocker, order):
+    """The active positions that still reply before the knocker, into ``order``; their count."""
+    no = 0
+    k = 1 % n
+    while k != knocker and k != 0:
+        if not outp[k]:
+            order[no] = k
+            no += 1
+        k = (k + 1) % n
+    return no
+
+
+def _deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples):
+    """``samples`` deals of sample_hands (every opponent) into ``hands[:samples]``."""
+    for s in range(samples):
         for i in range(nu):
             pool[i] = unseen[i]
         mleft = nu
@@ -409,7 +425,32 @@ def _final_move(
             if not outp[p]:
                 draws = int(prm[P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
                 mleft = _deal(key, known, nknown, p, pool, mleft, draws, hands, s, True)
-    return _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk)
+
+
+def _move_losses(key, n, outp, hands, samples, order, no, work, mt, mine, m, cap):
+    """In how many of the sampled deals move ``m`` (hand key ``mine``) is left the lowest
+    hand once ``order[:no]`` have made their best replies; counting stops at ``cap``
+    losses (``cap < 0``: never)."""
+    losses = 0
+    for s in range(samples):
+        for p in range(n):
+            for c in range(3):
+                work[p, c] = hands[s, p, c]
+        x, y, z = mt[m, 0], mt[m, 1], mt[m, 2]
+        for i in range(no):
+            p = order[i]
+            _, h0, h1, h2, x, y, z = _best_reply(key, work[p, 0], work[p, 1], work[p, 2], x, y, z)
+            work[p, 0], work[p, 1], work[p, 2] = h0, h1, h2
+        lowest = True
+        for p in range(1, n):
+            if not outp[p] and key[work[p, 0], work[p, 1], work[p, 2]] < mine:
+                lowest = False
+                break
+        if lowest:
+            losses += 1
+            if 0 <= cap <= losses:
+                break
+    return losses
 
 
 def _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk):
@@ -430,30 +471,12 @@ def _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk):
     for q in range(5):
         m = ranked[q]
         mine = mk[m]
-        losses = 0
-        for s in range(samples):
-            for p in range(n):
-                for c in range(3):
-                    work[p, c] = hands[s, p, c]
-            x, y, z = mt[m, 0], mt[m, 1], mt[m, 2]
-            for i in range(no):
-                p = order[i]
-                _, h0, h1, h2, x, y, z = _best_reply(
-                    key, work[p, 0], work[p, 1], work[p, 2], x, y, z
-                )
-                work[p, 0], work[p, 1], work[p, 2] = h0, h1, h2
-            lowest = True
-            for p in range(1, n):
-                if not outp[p] and key[work[p, 0], work[p, 1], work[p, 2]] < mine:
-                    lowest = False
-                    break
-            if lowest:
-                losses += 1
-                # Not better than the best so far: stop counting (exact, losses only grow).
-                if best_losses >= 0 and (
-                    losses > best_losses or (losses == best_losses and mine <= best_mine)
-                ):
-                    break
+        # Not better than the best so far once it loses this often: stop counting there
+        # (exact: losses only grow).
+        cap = -1
+        if best_losses >= 0:
+            cap = best_losses + (1 if mine > best_mine else 0)
+        losses = _move_losses(key, n, outp, hands, samples, order, no, work, mt, mine, m, cap)
         if best_losses < 0 or losses < best_losses or (losses == best_losses and mine > best_mine):
             best_losses, best_mine, best_action = losses, mine, 2 + m
     return best_action
@@ -485,6 +508,16 @@ def _turn_move(
     for m in range(10):
         if mk[m] > now:
             improving = 2 + m
+    nxt, nfeed, ntab = _turn_samples(
+        key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands
+    )
+    best = _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt)
+    return best, improving
+
+
+def _turn_samples(key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands):
+    """The samples of move_values: the next player's model hands (``hands[:nfeed, nxt]``)
+    and random tables (``tables[:ntab]``); returns ``(nxt, nfeed, ntab)``."""
     nxt = -1
     for p in range(1, n):
         if not outp[p]:
@@ -498,33 +531,38 @@ def _turn_move(
         for s in range(nfeed):
             _deal(key, known, nknown, nxt, unseen, nu, draws, hands, s, False)
     ntab = _random_tables(unseen, nu, perm, int(prm[P_TABLE_SAMPLES]), tables)
-    best = _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt)
-    return best, improving
+    return nxt, nfeed, ntab
+
+
+def _turn_value(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m):
+    """ExpertPolicy.move_values of move ``m``: minus its risk and what it feeds the next player."""
+    v = -_hand_risk(
+        key, pts, risk, nact, mh[m, 0], mh[m, 1], mh[m, 2], tables, ntab, prm[P_RISK_NOW]
+    )
+    if nfeed > 0:
+        feed = 0.0
+        for s in range(nfeed):
+            feed += _gain(
+                key,
+                pts,
+                hands[s, nxt, 0],
+                hands[s, nxt, 1],
+                hands[s, nxt, 2],
+                mt[m, 0],
+                mt[m, 1],
+                mt[m, 2],
+            )
+        v -= prm[P_FEED_RISK] * (feed / nfeed)
+    return v
 
 
 def _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt):
     """ExpertPolicy.move_values and the best of them, given the random ``tables[:ntab]``
     and the next player's model hands ``hands[:nfeed, nxt]``."""
-    w = prm[P_RISK_NOW]
-    feed_risk = prm[P_FEED_RISK]
     best_v = 0.0
     best_a = -1
     for m in range(11):
-        v = -_hand_risk(key, pts, risk, nact, mh[m, 0], mh[m, 1], mh[m, 2], tables, ntab, w)
-        if nfeed > 0:
-            feed = 0.0
-            for s in range(nfeed):
-                feed += _gain(
-                    key,
-                    pts,
-                    hands[s, nxt, 0],
-                    hands[s, nxt, 1],
-                    hands[s, nxt, 2],
-                    mt[m, 0],
-                    mt[m, 1],
-                    mt[m, 2],
-                )
-            v -= feed_risk * (feed / nfeed)
+        v = _turn_value(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m)
         if best_a < 0 or v > best_v + 1e-9:
             best_v = v
             best_a = 2 + m
@@ -533,6 +571,14 @@ def _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, 
 
 def _dealer_choice(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables):
     """ExpertPolicy._dealer_choice_risk: keep or exchange, whichever leaves less risk."""
+    keep, exchange = _dealer_values(
+        key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables
+    )
+    return KEEP if keep >= exchange - prm[P_KEEP_MARGIN] else EXCHANGE
+
+
+def _dealer_values(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables):
+    """The values (minus risk) of keeping and of exchanging: ``(keep, exchange)``."""
     ntab = _random_tables(unseen, nu, perm, int(prm[P_TABLE_SAMPLES]), tables)
     w = prm[P_RISK_NOW]
     a, b, c = hand[0], hand[1], hand[2]
@@ -555,8 +601,7 @@ def _dealer_choice(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, t
             feed += _gain(key, pts, o0, o1, o2, a, b, c) - _gain(
                 key, pts, o0, o1, o2, perm[6], perm[7], perm[8]
             )
-    exchange = exchange / m - prm[P_FEED_RISK] * feed / m
-    return KEEP if keep >= exchange - prm[P_KEEP_MARGIN] else EXCHANGE
+    return keep, exchange / m - prm[P_FEED_RISK] * feed / m
 
 
 def _decide(
@@ -809,7 +854,14 @@ _HELPERS = (
     "_draw_distinct",
     "_random_tables",
     "_knock_limit",
+    "_knock_loses",
     "_should_knock",
+    "_final_order",
+    "_deal_samples",
+    "_move_losses",
+    "_turn_samples",
+    "_turn_value",
+    "_dealer_values",
     "_final_move",
     "_final_choice",
     "_turn_move",

@@ -22,7 +22,7 @@ def test_a_model_ships_for_four_player_a7():
     assert PATH.stat().st_size < 1_000_000  # a small file
     _, meta = read_model(PATH)
     assert meta["game"] == "schnauz" and meta["table_sizes"] == [4]
-    assert meta["rules"]["deck"] == "A7" and meta["features"] == "schnauz-moves-v1"
+    assert meta["rules"]["deck"] == "A7" and meta["features"] == "schnauz-expert-v1"
 
 
 def test_it_plays_without_torch():

@@ -298,6 +298,8 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
             opponents=("expert-jit",),
             reward="lives",
             features="schnauz-expert-v1",
+            learning_rate=2e-4,
+            lr_schedule="linear",
             eval_every=0,
             eval_games=4,
             eval_opponents=("expert-jit",),
@@ -308,6 +310,10 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
     )
     _, meta = read_model(run / "model.npz")
     assert meta["features"] == "schnauz-expert-v1"
+    from sb3_contrib import MaskablePPO
+
+    schedule = MaskablePPO.load(run / "model.zip").lr_schedule  # decays to 0 at the end
+    assert schedule(1.0) == pytest.approx(2e-4) and schedule(0.25) == pytest.approx(5e-5)
     policy = load_model_policy(run / "model.npz", "schnauz", CONFIG)
     venv = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent="expert-jit", seed=1)
     obs = venv.reset()

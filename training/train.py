@@ -58,6 +58,9 @@ class Args(TableArgs):
     """PPO epochs per rollout"""
     learning_rate: float = 3e-4
     """Adam learning rate"""
+    lr_schedule: Literal["constant", "linear"] = "constant"
+    """'linear': decay the learning rate to 0 over --total-steps (settles a policy that
+    oscillates at a constant rate)"""
     gamma: float = 0.997
     """discount factor"""
     gae_lambda: float = 0.95
@@ -197,7 +200,11 @@ def train(args: Args) -> Path:
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.n_epochs,
-        learning_rate=args.learning_rate,
+        learning_rate=(
+            args.learning_rate
+            if args.lr_schedule == "constant"
+            else (lambda remaining, lr=args.learning_rate: lr * remaining)
+        ),
         gamma=args.gamma,
         gae_lambda=args.gae_lambda,
         ent_coef=args.ent_coef,

@@ -275,6 +275,11 @@ def test_chained_learning_curve(tmp_path):
     assert [(int(r["step"]), float(r["win_expert"])) for r in rows] == [
         (0, 0.2), (100, 0.25), (150, 0.35), (250, 0.4)
     ]  # fmt: skip
+    # b started from a's step-50 checkpoint but evaluated first at 200: a's rows after 50
+    # are not on the chain even where b has no row yet.
+    rows = combine([(tmp_path / "a", 0), (tmp_path / "b", 50)])
+    assert [int(r["step"]) for r in rows] == [0, 100, 200]
+    assert [float(r["win_expert"]) for r in rows] == [0.2, 0.35, 0.4]
     main([str(tmp_path / "a"), f"{tmp_path / 'b'}@100", "--out", str(tmp_path / "c.png")])
     assert (tmp_path / "c.png").stat().st_size > 1000 and (tmp_path / "c.csv").is_file()
     with pytest.raises(SystemExit, match="does not exist"):

@@ -4,9 +4,10 @@
 
 Each argument is a run directory (with the ``eval.csv`` that ``train.py`` writes),
 optionally ``@OFFSET``: the learner decisions trained before the run started (a run
-started from another run's checkpoint counts its steps from 0 again). A later run's
-rows replace an earlier run's rows at or after its start. The combined table is
-written beside the picture (``.csv``) and plotted like ``train.py``'s own curve.
+started from another run's checkpoint counts its steps from 0 again). An earlier run's
+rows after a later run's start (its offset) are dropped: they are not on the chain.
+The combined table is written beside the picture (``.csv``) and plotted like
+``train.py``'s own curve.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
         with open(path) as fh:
             new = [{**r, "step": str(int(float(r["step"])) + offset)} for r in csv.DictReader(fh)]
         if new:
+            # The run continues the chain from step ``offset``: what an earlier run
+            # evaluated after that is not on the chain.
             start = int(new[0]["step"])
-            rows = [r for r in rows if int(r["step"]) < start] + new
+            rows = [r for r in rows if int(r["step"]) <= offset and int(r["step"]) < start] + new
     if not rows:
         raise ValueError("the runs have no evaluations")
     return rows

@@ -16,7 +16,14 @@ from policies.models import load_model_policy, read_model
 from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.features import MoveFeatures
-from training.opponents import FeatureVecEnv, LivesRewardVecEnv, OpponentMix, WinRewardVecEnv
+from training.opponents import (
+    FeatureVecEnv,
+    LivesRewardVecEnv,
+    OpponentMix,
+    WinChanceRewardVecEnv,
+    WinRewardVecEnv,
+    fair_win_chance,
+)
 
 CONFIG = SchnauzConfig(num_players=4)
 
@@ -135,6 +142,49 @@ def test_lives_reward_charges_every_life_the_learner_loses_after_its_first_move(
             total[i] = 0.0
             start[i] = venv.units(obs[i])
     assert outs > 20 and wins > 5
+
+
+def test_fair_win_chance_is_a_fair_share_and_a_martingale():
+    # equals win a fair share; two players with one unit each: a coin flip
+    for n in range(2, 7):
+        assert fair_win_chance(4, (4,) * (n - 1)) == pytest.approx(1 / n)
+    assert fair_win_chance(1, (1,)) == pytest.approx(0.5)
+    assert fair_win_chance(2, (1,)) == pytest.approx(0.75)
+    assert fair_win_chance(0, (3, 3)) == 0.0 and fair_win_chance(2, ()) == 1.0
+    # more units never hurt; the chances of all players add up to 1
+    units = (3, 1, 4, 2)
+    total = sum(
+        fair_win_chance(u, tuple(sorted(units[:i] + units[i + 1 :]))) for i, u in enumerate(units)
+    )
+    assert total == pytest.approx(1.0)
+    assert fair_win_chance(3, (2, 4)) > fair_win_chance(2, (2, 4)) > fair_win_chance(2, (3, 4))
+
+
+def test_win_chance_reward_adds_up_to_the_win_from_the_first_move():
+    venv = WinChanceRewardVecEnv(
+        SchnauzVecEnv(num_envs=16, config=CONFIG, opponent="random", seed=7), CONFIG, scale=3.0
+    )
+    obs = venv.reset()
+    start = venv.potential(obs)
+    assert ((start > 0) & (start < 1)).all()
+    total = np.zeros(16)
+    ends = wins = 0
+    rng = np.random.default_rng(1)
+    for _ in range(600):
+        actions = [rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]
+        obs, rewards, dones, infos = venv.step(np.array(actions))
+        total += rewards
+        # over a game the shaped rewards add up to the win, less the chance at the start
+        for i in np.flatnonzero(dones):
+            won = infos[i]["place"] == 1
+            assert total[i] == pytest.approx(3.0 * (float(won) - start[i]), abs=1e-5)
+            ends += 1
+            wins += won
+            total[i] = 0.0
+            start[i] = venv.potential(obs[i])[0]
+    assert ends > 20 and 0 < wins < ends
+    assert venv.all_units(obs).shape == (16, 6)
+    assert np.array_equal(venv.all_units(obs)[:, 0], venv.units(obs))
 
 
 def test_feature_wrapper_appends_the_features_everywhere():

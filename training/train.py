@@ -43,10 +43,12 @@ class Args(TableArgs):
     size) all games in the compiled batched engine (:class:`schnauz_env.batched.SchnauzVecEnv`)"""
     opponent_workers: int = 0
     """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
-    reward: Literal["place", "win", "lives"] = "place"
+    reward: Literal["place", "win", "lives", "win-chance"] = "place"
     """the learner's reward: its final place value (+1 first ... -1 last); (batched envs)
     'win': +1 for a win and -1/(players-1) otherwise, to train for the win rate alone;
-    'lives': -1 in every round the learner loses a life (dense: a signal every round)"""
+    'lives': -1 in every round the learner loses a life (dense: a signal every round);
+    'win-chance': the change in the learner's chance to win read off everyone's lives, x8 (as
+    dense as 'lives', adds up to the win; training.opponents.WinChanceRewardVecEnv)"""
     features: str = "auto"
     """feature set appended to the observation ('auto': the game's own, e.g. schnauz-moves-v1 for
     Schnauz; 'none': the raw observation)"""
@@ -134,7 +136,12 @@ def train(args: Args) -> Path:
 
     from policies.models import export_sb3, feature_transform, load_model_policy
     from schnauz_env.games import game_module
-    from training.opponents import FeatureVecEnv, LivesRewardVecEnv, WinRewardVecEnv
+    from training.opponents import (
+        FeatureVecEnv,
+        LivesRewardVecEnv,
+        WinChanceRewardVecEnv,
+        WinRewardVecEnv,
+    )
     from training.single_agent import SingleAgentEnv
 
     rules = parse_rules(args.rules)
@@ -190,10 +197,11 @@ def train(args: Args) -> Path:
         if mix is None:
             raise ValueError("--reward win needs --vec-env batched")
         venv = WinRewardVecEnv(venv, config0.num_players)
-    elif args.reward == "lives":
+    elif args.reward in ("lives", "win-chance"):
         if args.game != "schnauz":
-            raise ValueError("--reward lives is for Schnauz")
-        venv = LivesRewardVecEnv(venv, config0)
+            raise ValueError(f"--reward {args.reward} is for Schnauz")
+        wrapper = LivesRewardVecEnv if args.reward == "lives" else WinChanceRewardVecEnv
+        venv = wrapper(venv, config0)
     if features is not None:
         venv = FeatureVecEnv(venv, features)
     ppo_kwargs = dict(

@@ -54,24 +54,25 @@ EXPERT_SIZE = 50
 def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
     """The expert block of every row of ``obs`` into ``out`` (zeros where it is empty);
     row ``r``'s samples are drawn after seeding with ``seeds[r]``."""
-    nsmp = max(int(prm[EJ.P_SAMPLES]), int(prm[EJ.P_FEED_SAMPLES]), 1)
-    hand = np.zeros(3, dtype=np.int64)
-    table = np.zeros(3, dtype=np.int64)
-    known = np.zeros((EJ.MAXP, 3), dtype=np.int64)
-    nknown = np.zeros(EJ.MAXP, dtype=np.int64)
-    lives = np.zeros(EJ.MAXP, dtype=np.int64)
-    outp = np.zeros(EJ.MAXP, dtype=np.int64)
-    swim = np.zeros(EJ.MAXP, dtype=np.int64)
-    unseen = np.zeros(64, dtype=np.int64)
-    pool = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
-    tables = np.zeros((max(int(prm[EJ.P_TABLE_SAMPLES]), 1), 3), dtype=np.int64)
-    hands = np.zeros((nsmp, EJ.MAXP, 3), dtype=np.int64)
-    work = np.zeros((EJ.MAXP, 3), dtype=np.int64)
-    mh = np.zeros((11, 3), dtype=np.int64)
-    mt = np.zeros((11, 3), dtype=np.int64)
-    mk = np.zeros(11, dtype=np.int64)
-    order = np.zeros(EJ.MAXP, dtype=np.int64)
+    (
+        hand,
+        table,
+        known,
+        nknown,
+        lives,
+        outp,
+        swim,
+        unseen,
+        pool,
+        perm,
+        tables,
+        hands,
+        work,
+        mh,
+        mt,
+        mk,
+        order,
+    ) = EJ._workspace(prm)
     samples = int(prm[EJ.P_SAMPLES])
     for r in range(obs.shape[0]):
         np.random.seed(seeds[r])

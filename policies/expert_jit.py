@@ -604,35 +604,54 @@ def _dealer_values(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, t
     return keep, exchange / m - prm[P_FEED_RISK] * feed / m
 
 
-def _decide(
-    obs,
-    r,
-    mask,
-    turns,
-    lay,
-    prm,
-    key,
-    pts,
-    risk,
-    hand,
-    table,
-    known,
-    nknown,
-    lives,
-    outp,
-    swim,
-    unseen,
-    pool,
-    perm,
-    tables,
-    hands,
-    work,
-    mh,
-    mt,
-    mk,
-    order,
-):
-    """ExpertPolicy.act for row ``r`` (its turn counter already updated to ``turns``)."""
+def _workspace(prm):
+    """The scratch arrays one row's decision works in, allocated once per batch:
+    ``(hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
+    work, mh, mt, mk, order)``."""
+    nsmp = max(int(prm[P_SAMPLES]), int(prm[P_FEED_SAMPLES]), 1)
+    return (
+        np.zeros(3, dtype=np.int64),  # hand
+        np.zeros(3, dtype=np.int64),  # table
+        np.zeros((MAXP, 3), dtype=np.int64),  # known
+        np.zeros(MAXP, dtype=np.int64),  # nknown
+        np.zeros(MAXP, dtype=np.int64),  # lives
+        np.zeros(MAXP, dtype=np.int64),  # outp
+        np.zeros(MAXP, dtype=np.int64),  # swim
+        np.zeros(64, dtype=np.int64),  # unseen
+        np.zeros(64, dtype=np.int64),  # pool
+        np.zeros(64, dtype=np.int64),  # perm
+        np.zeros((max(int(prm[P_TABLE_SAMPLES]), 1), 3), dtype=np.int64),  # tables
+        np.zeros((nsmp, MAXP, 3), dtype=np.int64),  # hands
+        np.zeros((MAXP, 3), dtype=np.int64),  # work
+        np.zeros((11, 3), dtype=np.int64),  # mh
+        np.zeros((11, 3), dtype=np.int64),  # mt
+        np.zeros(11, dtype=np.int64),  # mk
+        np.zeros(MAXP, dtype=np.int64),  # order
+    )
+
+
+def _decide(obs, r, mask, turns, lay, prm, key, pts, risk, ws):
+    """ExpertPolicy.act for row ``r`` (its turn counter already updated to ``turns``),
+    working in the arrays of ``ws`` (:func:`_workspace`)."""
+    (
+        hand,
+        table,
+        known,
+        nknown,
+        lives,
+        outp,
+        swim,
+        unseen,
+        pool,
+        perm,
+        tables,
+        hands,
+        work,
+        mh,
+        mt,
+        mk,
+        order,
+    ) = ws
     n, nh, nt, nu, dealer, knocker, phase = _decode(
         obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen
     )
@@ -731,53 +750,9 @@ def _k_act(obs, masks, turns, lay, prm, key, pts, risk, seed, actions):
     pts = unmanaged(pts)
     risk = unmanaged(risk)
     actions = unmanaged(actions)
-    nsmp = max(int(prm[P_SAMPLES]), int(prm[P_FEED_SAMPLES]), 1)
-    hand = np.zeros(3, dtype=np.int64)
-    table = np.zeros(3, dtype=np.int64)
-    known = np.zeros((MAXP, 3), dtype=np.int64)
-    nknown = np.zeros(MAXP, dtype=np.int64)
-    lives = np.zeros(MAXP, dtype=np.int64)
-    outp = np.zeros(MAXP, dtype=np.int64)
-    swim = np.zeros(MAXP, dtype=np.int64)
-    unseen = np.zeros(64, dtype=np.int64)
-    pool = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
-    tables = np.zeros((max(int(prm[P_TABLE_SAMPLES]), 1), 3), dtype=np.int64)
-    hands = np.zeros((nsmp, MAXP, 3), dtype=np.int64)
-    work = np.zeros((MAXP, 3), dtype=np.int64)
-    mh = np.zeros((11, 3), dtype=np.int64)
-    mt = np.zeros((11, 3), dtype=np.int64)
-    mk = np.zeros(11, dtype=np.int64)
-    order = np.zeros(MAXP, dtype=np.int64)
+    ws = _workspace(prm)
     for r in range(obs.shape[0]):
-        a = _decide(
-            obs,
-            r,
-            masks,
-            turns[r],
-            lay,
-            prm,
-            key,
-            pts,
-            risk,
-            hand,
-            table,
-            known,
-            nknown,
-            lives,
-            outp,
-            swim,
-            unseen,
-            pool,
-            perm,
-            tables,
-            hands,
-            work,
-            mh,
-            mt,
-            mk,
-            order,
-        )
+        a = _decide(obs, r, masks, turns[r], lay, prm, key, pts, risk, ws)
         if a >= 0 and not masks[r, a]:  # never with the engine's masks
             for q in range(masks.shape[1]):
                 if masks[r, q]:
@@ -845,6 +820,7 @@ def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
 
 
 _HELPERS = (
+    "_workspace",
     "_best_reply",
     "_gain",
     "_hand_risk",

@@ -251,10 +251,11 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
     fair draw. At the end of a game Φ is exactly 1 for the winner and 0 for the others, so
     over an episode the rewards add up to ``scale * (won − Φ(start))``: the win itself,
     shaped by a potential (Ng et al., 1999), as dense as ``lives``. Unlike ``lives`` it
-    weighs a round by what is at stake (a life lost at 4-all costs 0.12 of a game, one
-    lost at 4 units against three swimmers 0.35) and credits the learner when an
-    opponent loses one. ``scale`` (default 8) makes a first life lost at a 4-player table
-    cost about 1, as under ``lives``. Lives lost before the learner's first move of an
+    weighs a round by what is at stake (the first life lost at a table of four costs
+    0.12 of a game; going out when all four swim 0.25; going out when swimming against
+    three full players 0.01) and credits the learner when an opponent loses one.
+    ``scale`` (default 8) makes a first life lost at a 4-player table cost about 1, as
+    under ``lives``. Lives lost before the learner's first move of an
     episode are not charged (as in :class:`LivesRewardVecEnv`).
     """
 

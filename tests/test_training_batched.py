@@ -251,6 +251,7 @@ def batched_run(teacher_data: Path, tmp_path_factory) -> Path:
             total_steps=512,
             opponents=("greedy",),
             init_model=str(first / "model.zip"),
+            reward="win-chance",
             run_name="resumed",
         )
     )
@@ -259,6 +260,7 @@ def batched_run(teacher_data: Path, tmp_path_factory) -> Path:
 def test_a_tiny_batched_run_resumes_and_exports_a_featured_model(batched_run: Path):
     first = batched_run.parent / "first"
     assert json.loads((first / "args.json").read_text())["reward"] == "win"
+    assert json.loads((batched_run / "args.json").read_text())["reward"] == "win-chance"
     assert list((first / "snapshots").glob("*.npz")), "self-play snapshots joined the mix"
     for run in (first, batched_run):
         _, meta = read_model(run / "model.npz")
@@ -283,6 +285,7 @@ def test_a_tiny_batched_run_resumes_and_exports_a_featured_model(batched_run: Pa
         ({"reward": "win"}, "--reward win needs --vec-env batched"),
         ({"vec_env": "batched", "table_sizes": (3, 4)}, "one table size"),
         ({"pretrain_data": ("/nonexistent.npz",)}, "is not teacher data"),
+        ({"game": "scat", "reward": "win-chance"}, "--reward win-chance is for Schnauz"),
     ],
 )
 def test_bad_settings_are_refused_before_training(change, message, tmp_path):

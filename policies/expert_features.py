@@ -54,25 +54,10 @@ EXPERT_SIZE = 50
 def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
     """The expert block of every row of ``obs`` into ``out`` (zeros where it is empty);
     row ``r``'s samples are drawn after seeding with ``seeds[r]``."""
-    (
-        hand,
-        table,
-        known,
-        nknown,
-        lives,
-        outp,
-        swim,
-        unseen,
-        pool,
-        perm,
-        tables,
-        hands,
-        work,
-        mh,
-        mt,
-        mk,
-        order,
-    ) = EJ._workspace(prm)
+    # fmt: off
+    (hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
+     work, mh, mt, mk, order) = EJ._workspace(prm)
+    # fmt: on
     samples = int(prm[EJ.P_SAMPLES])
     for r in range(obs.shape[0]):
         np.random.seed(seeds[r])

@@ -633,25 +633,10 @@ def _workspace(prm):
 def _decide(obs, r, mask, turns, lay, prm, key, pts, risk, ws):
     """ExpertPolicy.act for row ``r`` (its turn counter already updated to ``turns``),
     working in the arrays of ``ws`` (:func:`_workspace`)."""
-    (
-        hand,
-        table,
-        known,
-        nknown,
-        lives,
-        outp,
-        swim,
-        unseen,
-        pool,
-        perm,
-        tables,
-        hands,
-        work,
-        mh,
-        mt,
-        mk,
-        order,
-    ) = ws
+    # fmt: off
+    (hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
+     work, mh, mt, mk, order) = ws
+    # fmt: on
     n, nh, nt, nu, dealer, knocker, phase = _decode(
         obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen
     )

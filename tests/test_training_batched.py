@@ -28,10 +28,12 @@ from training.opponents import (
 CONFIG = SchnauzConfig(num_players=4)
 
 
-def random_steps(venv, steps: int, seed: int = 0):
-    """Random legal learner moves: yields (obs, rewards, dones, infos) per step."""
+def random_steps(venv, steps: int, seed: int = 0, reset: bool = True):
+    """Random legal learner moves (after a reset unless the caller did it): yields
+    (obs, rewards, dones, infos) per step."""
     rng = np.random.default_rng(seed)
-    venv.reset()
+    if reset:
+        venv.reset()
     for _ in range(steps):
         masks = venv.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
@@ -122,10 +124,7 @@ def test_lives_reward_charges_every_life_the_learner_loses_after_its_first_move(
     start = venv.units(venv.reset())
     total = np.zeros(16)
     outs = wins = 0
-    rng = np.random.default_rng(0)
-    for _ in range(600):
-        actions = [rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]
-        obs, rewards, dones, infos = venv.step(np.array(actions))
+    for obs, rewards, dones, infos in random_steps(venv, 600, seed=0, reset=False):
         # -1 a lost round, more if later rounds also end before its next move
         assert (rewards <= 0).all() and (rewards == np.round(rewards)).all()
         total += rewards
@@ -169,10 +168,7 @@ def test_win_chance_reward_adds_up_to_the_win_from_the_first_move():
     assert ((start > 0) & (start < 1)).all()
     total = np.zeros(16)
     ends = wins = 0
-    rng = np.random.default_rng(1)
-    for _ in range(600):
-        actions = [rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]
-        obs, rewards, dones, infos = venv.step(np.array(actions))
+    for obs, rewards, dones, infos in random_steps(venv, 600, seed=1, reset=False):
         total += rewards
         # over a game the shaped rewards add up to the win, less the chance at the start
         for i in np.flatnonzero(dones):
@@ -181,7 +177,7 @@ def test_win_chance_reward_adds_up_to_the_win_from_the_first_move():
             ends += 1
             wins += won
             total[i] = 0.0
-            start[i] = venv.potential(obs[i])[0]
+            start[i] = venv.potential(obs[i])
     assert ends > 20 and 0 < wins < ends
     assert venv.all_units(obs).shape == (16, 6)
     assert np.array_equal(venv.all_units(obs)[:, 0], venv.units(obs))

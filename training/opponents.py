@@ -202,27 +202,33 @@ class LivesRewardVecEnv(_MaskedWrapper):
         seats = ObservationLayout(config).slices["seats"].start
         self._in, self._lives = seats + 1, seats + 3
         self._scale = float(config.lives)
-        self._units = np.zeros(venv.num_envs)
+        self._last = np.zeros(venv.num_envs)
+
+    #: the reward is ``reward_scale`` times the change of :meth:`value`
+    reward_scale = 1.0
 
     def units(self, obs: np.ndarray) -> np.ndarray:
         """The learner's life units in each row of ``obs``: lives + 1 while in, 0 when out."""
         obs = np.asarray(obs)
         return obs[..., self._in] + np.rint(obs[..., self._lives] * self._scale)
 
+    def value(self, obs: np.ndarray) -> np.ndarray:
+        """What the reward is the change of: here the learner's life units."""
+        return self.units(obs)
+
     def reset(self) -> np.ndarray:
         obs = self.venv.reset()
-        self._units = self.units(obs)
+        self._last = self.value(obs)
         return obs
 
     def step_wait(self):
         obs, _, dones, infos = self.venv.step_wait()
-        now = self.units(obs)
-        before = self._units
+        now = self.value(obs)
         after = now.copy()
         for i in np.flatnonzero(dones):
-            after[i] = self.units(infos[i]["terminal_observation"])
-        rewards = (after - before).astype(np.float32)
-        self._units = now
+            after[i] = self.value(infos[i]["terminal_observation"])
+        rewards = (self.reward_scale * (after - self._last)).astype(np.float32)
+        self._last = now
         return obs, rewards, dones, infos
 
 
@@ -265,7 +271,6 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
         super().__init__(venv, config)
         self.reward_scale = float(scale)
         self._stride = SEAT_FEATURES
-        self._phi = np.zeros(venv.num_envs)
 
     def all_units(self, obs: np.ndarray) -> np.ndarray:
         """Life units of every relative position (learner first), shape ``(..., 6)``."""
@@ -274,29 +279,17 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
         return obs[..., self._in + cols] + np.rint(obs[..., self._lives + cols] * self._scale)
 
     def potential(self, obs: np.ndarray) -> np.ndarray:
-        """Φ of each row of ``obs`` (see the class docstring)."""
+        """Φ of each row of ``obs`` (see the class docstring); a float for one row."""
         units = np.atleast_2d(self.all_units(obs)).astype(np.int64)
-        return np.array(
+        phi = np.array(
             [
                 fair_win_chance(int(u[0]), tuple(sorted(int(x) for x in u[1:] if x > 0)))
                 for u in units
             ]
         )
+        return phi if np.ndim(obs) > 1 else phi[0]
 
-    def reset(self) -> np.ndarray:
-        obs = self.venv.reset()
-        self._phi = self.potential(obs)
-        return obs
-
-    def step_wait(self):
-        obs, _, dones, infos = self.venv.step_wait()
-        now = self.potential(obs)
-        after = now.copy()
-        for i in np.flatnonzero(dones):
-            after[i] = self.potential(infos[i]["terminal_observation"])[0]
-        rewards = (self.reward_scale * (after - self._phi)).astype(np.float32)
-        self._phi = now
-        return obs, rewards, dones, infos
+    value = potential
 
 
 class WinRewardVecEnv(_MaskedWrapper):

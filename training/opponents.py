@@ -196,21 +196,28 @@ class LivesRewardVecEnv(_MaskedWrapper):
     """
 
     def __init__(self, venv: VecEnv, config: Any) -> None:
-        from schnauz_env.schnauz.observation import ObservationLayout
+        from schnauz_env.schnauz.observation import SEAT_FEATURES, ObservationLayout
 
         super().__init__(venv)
         seats = ObservationLayout(config).slices["seats"].start
-        self._in, self._lives = seats + 1, seats + 3
+        # "still in" and "lives / most lives" of every relative position, learner first
+        cols = np.arange(6) * SEAT_FEATURES
+        self._in, self._lives = seats + 1 + cols, seats + 3 + cols
         self._scale = float(config.lives)
         self._last = np.zeros(venv.num_envs)
 
     #: the reward is ``reward_scale`` times the change of :meth:`value`
     reward_scale = 1.0
 
-    def units(self, obs: np.ndarray) -> np.ndarray:
-        """The learner's life units in each row of ``obs``: lives + 1 while in, 0 when out."""
+    def all_units(self, obs: np.ndarray) -> np.ndarray:
+        """Life units of every relative position (learner first), shape ``(..., 6)``:
+        lives + 1 while in, 0 when out."""
         obs = np.asarray(obs)
         return obs[..., self._in] + np.rint(obs[..., self._lives] * self._scale)
+
+    def units(self, obs: np.ndarray) -> np.ndarray:
+        """The learner's life units in each row of ``obs``."""
+        return self.all_units(obs)[..., 0]
 
     def value(self, obs: np.ndarray) -> np.ndarray:
         """What the reward is the change of: here the learner's life units."""
@@ -261,22 +268,13 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
     0.12 of a game; going out when all four swim 0.25; going out when swimming against
     three full players 0.01) and credits the learner when an opponent loses one.
     ``scale`` (default 8) makes a first life lost at a 4-player table cost about 1, as
-    under ``lives``. Lives lost before the learner's first move of an
-    episode are not charged (as in :class:`LivesRewardVecEnv`).
+    under ``lives``. Lives lost before the learner's first move of an episode are not
+    charged (as in :class:`LivesRewardVecEnv`).
     """
 
     def __init__(self, venv: VecEnv, config: Any, scale: float = 8.0) -> None:
-        from schnauz_env.schnauz.observation import SEAT_FEATURES
-
         super().__init__(venv, config)
         self.reward_scale = float(scale)
-        self._stride = SEAT_FEATURES
-
-    def all_units(self, obs: np.ndarray) -> np.ndarray:
-        """Life units of every relative position (learner first), shape ``(..., 6)``."""
-        obs = np.asarray(obs)
-        cols = np.arange(6) * self._stride
-        return obs[..., self._in + cols] + np.rint(obs[..., self._lives + cols] * self._scale)
 
     def potential(self, obs: np.ndarray) -> np.ndarray:
         """Φ of each row of ``obs`` (see the class docstring); a float for one row."""

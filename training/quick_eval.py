@@ -26,6 +26,7 @@ def quick_eval(
     """Win rate, its 95% interval, mean place and lives lost per game of model ``path``."""
     from policies import make_policy
     from policies.models import load_model_policy
+    from policies.stats import wilson_interval
     from schnauz_env.batched import SchnauzVecEnv
     from schnauz_env.schnauz import SchnauzConfig
     from training.opponents import LivesRewardVecEnv
@@ -46,8 +47,6 @@ def quick_eval(
         lives -= float(rewards.sum())
         places += [infos[i]["place"] for i in np.flatnonzero(dones)]
     p = np.asarray(places[:games])
-    from policies.stats import wilson_interval
-
     low, high = wilson_interval(int((p == 1).sum()), games)
     return {
         "win_rate": float((p == 1).mean()),

@@ -50,6 +50,24 @@ def test_a_tied_tie_break_is_dealt_again() -> None:
     assert result.went_out == [1] and state.places == [1.0, 2.0]
 
 
+def test_a_seed_fixes_the_next_rounds_deck_even_after_a_tie_break_deal() -> None:
+    # RULES.md conventions: a seed fixes every round's deck whatever the players do. In
+    # game A all three players go out together and play a tie-break deal (not stacked),
+    # in game B one player is strictly lowest. Round 2's deck is the game generator's
+    # first shuffle either way: tie-break deals draw from the round's own generator.
+    tied = {0: "KC 9C 2H", 1: "KS 9S 3H", 2: "KH 9H 4D"}
+    untied = {0: "KC 9C 2H", 1: "KS QS 3H", 2: "KH QH 4D"}
+    second = []
+    for hands in (tied, untied):
+        state = table(hands, "5D", seat_lives=[0, 0, 0], seed=11)
+        empty_the_stock(state)
+        (result,) = play(state, "pass")
+        assert bool(result.tie_break) is (hands is tied)
+        assert not state.game_over and state.round == 1
+        second.append(list(state.deck))
+    assert second[0] == second[1]
+
+
 def test_tie_break_among_three_repeats_only_among_the_tied_lowest() -> None:
     first = stack_deck({0: "2C 3S 4H", 1: "2S 3H 4D", 2: "AC KC 9C"}, dealer=2)
     second = stack_deck({0: "AD KD 9D", 1: "5C 6S 7H"}, dealer=2)

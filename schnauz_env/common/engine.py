@@ -288,6 +288,15 @@ def shuffled_deck(cards: Sequence[Card], rng: np.random.Generator) -> list[int]:
     return [int(cards[i]) for i in rng.permutation(len(cards))]
 
 
+def round_rng(round_number: int, deck: Sequence[int]) -> np.random.Generator:
+    """The generator of a round's extra deals (Schnauz replays, Scat tie-breaks).
+
+    Seeded from the round's number and deck, never drawn from the game's generator, so
+    a seed fixes every round's deck whatever the players do (RULES.md, environment
+    conventions), and the extra deals are as unpredictable as the undealt stock."""
+    return np.random.default_rng([round_number, *deck])
+
+
 def next_deck(
     pending: list[list[int]], rng: np.random.Generator, cards: Sequence[Card]
 ) -> list[int]:

@@ -44,6 +44,7 @@ from schnauz_env.common.engine import (
     LivesState,
     first_dealer,
     next_deck,
+    round_rng,
     seat_counts,
     stacked_decks,
 )
@@ -466,10 +467,13 @@ class ScatState(LivesState):
     def _tie_break(self, seats: list[int], log: list[dict[int, list[str]]]) -> int:
         """Showdown-only deals among ``seats``; the lowest loses, ties deal again
         among those tied for lowest. Dealt like a round (one card at a time from the
-        left of the dealer) from the next stacked deck, else a fresh shuffle."""
+        left of the dealer) from the next stacked deck, else a shuffle drawn from the
+        round's own generator (:func:`round_rng`), never from the game's: a seed fixes
+        every round's deck whatever the players do."""
         size, trinca = self.config.hand_size, self.config.trinca
+        rng = round_rng(self.round, self.deck)
         while True:
-            deck = self._next_deck()
+            deck = next_deck(self.pending_decks, rng, ALL_CARDS)
             order = self._deal_order(seats)
             hands: dict[int, list[int]] = {s: [] for s in order}
             for k in range(size * len(order)):
@@ -509,8 +513,9 @@ def new_game(
     """Start a game: draw (or set) the first dealer and deal the first round.
 
     ``rng`` is the only source of randomness: it draws the first dealer (unless
-    ``dealer`` or ``config.first_dealer`` sets it), then shuffles once per round
-    (and once per tie-break deal). ``deck`` stacks the first round (52 card codes,
+    ``dealer`` or ``config.first_dealer`` sets it), then shuffles once per round;
+    tie-break deals shuffle with the round's own generator (:func:`round_rng`), so a
+    seed fixes every round's deck whatever the players do. ``deck`` stacks the first round (52 card codes,
     first = top); ``decks`` stacks the following deals in turn (later rounds, then
     tie-break deals). ``lives`` sets each seat's starting lives (for puzzles and
     tests: e.g. everyone on the bus).

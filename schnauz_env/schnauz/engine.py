@@ -43,6 +43,7 @@ from schnauz_env.common.engine import (
     LivesState,
     first_dealer,
     next_deck,
+    round_rng,
     seat_counts,
     shuffled_deck,
     stacked_decks,
@@ -398,7 +399,7 @@ class SchnauzState(LivesState):
 
         Replays never draw from the game's generator, so a seed still fixes every
         round's deck whatever happens (RULES.md, environment conventions)."""
-        return np.random.default_rng([self.round, *self.deck])
+        return round_rng(self.round, self.deck)
 
     def _replay(self, seats: list[int], log: list[dict[str, Any]]) -> int:
         """Showdown-only deals among ``seats`` until one hand is strictly lowest."""

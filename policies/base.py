@@ -1,4 +1,4 @@
-"""The one policy interface, and the registry that finds policies by name.
+"""The one policy interface, and the registry every player module registers into.
 
 A policy plays one seat of one game. It sees exactly what the environment shows
 that seat: the observation vector and the action mask (``observe(agent)`` of the
@@ -53,60 +53,37 @@ class Policy:
 
 
 PolicyFactory = Callable[..., Policy]
-_REGISTRY: dict[tuple[str, str], PolicyFactory] = {}
+#: Every registered policy factory by ``(game, name)``, filled by :func:`register_policy`
+#: when a player module is imported (:mod:`policies.registry` imports them all).
+REGISTRY: dict[tuple[str, str], PolicyFactory] = {}
 
 
 def register_policy(game: str, name: str) -> Callable[[PolicyFactory], PolicyFactory]:
     """Class decorator: make a policy findable as ``make_policy(name, game=game)``."""
 
     def deco(factory: PolicyFactory) -> PolicyFactory:
-        _REGISTRY[(game, name)] = factory
+        REGISTRY[(game, name)] = factory
         return factory
 
     return deco
 
 
-def _load_builtin() -> None:
-    # Importing the modules registers their policies.
-    import importlib
-
-    for module in ("policies.schnauz", "policies.scat", "policies.thirteen", "policies.models"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name != module:
-                raise
+# Deprecated: make_policy and available_policies moved to policies.registry (they import
+# every player module, which sit above this one). Old imports keep working for one version.
+_MOVED = {"make_policy", "available_policies"}
 
 
-def available_policies(game: str = "schnauz") -> list[str]:
-    """Names that :func:`make_policy` accepts for ``game`` (besides model file paths)."""
-    _load_builtin()
-    return sorted(name for g, name in _REGISTRY if g == game)
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
+        import warnings
 
-
-def make_policy(
-    name: str, game: str = "schnauz", config: Any = None, seed: int | None = None, **kwargs: Any
-) -> Policy:
-    """Build the policy called ``name`` for ``game`` under ``config`` (default rules if None).
-
-    ``name`` is a registered name (see :func:`available_policies`), optionally with
-    parameters after a colon understood by that policy (e.g. ``"ismcts:200"``), or
-    the path of a saved model file. Raises ``ValueError`` listing the known names.
-    """
-    _load_builtin()
-    base, _, arg = name.partition(":")
-    factory = _REGISTRY.get((game, base))
-    if factory is None:
-        import os
-
-        if os.path.exists(name) or name.endswith((".npz", ".zip")):
-            from policies.models import load_model_policy  # provided by the training issue
-
-            return load_model_policy(name, game=game, config=config, seed=seed)
-        raise ValueError(
-            f"unknown {game} policy {name!r}; known: {', '.join(available_policies(game))} "
-            "or a model file path"
+        warnings.warn(
+            f"policies.base.{name} moved: import it from policies (or policies.registry)",
+            DeprecationWarning,
+            stacklevel=2,
         )
-    if arg:
-        kwargs["arg"] = arg
-    return factory(config=config, seed=seed, **kwargs)
+        # By name, not an import statement: this shim is the one upward reference, and it
+        # goes with the deprecated path.
+        return getattr(importlib.import_module("policies.registry"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

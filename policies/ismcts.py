@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.base import Policy
+from policies.base import Policy, register_policy
 from policies.schnauz import (
     DEFAULT_SKILL,
     ExpertPolicy,
@@ -72,6 +72,7 @@ class Node:
         self.reward = 0.0
 
 
+@register_policy("schnauz", "ismcts")
 class ISMCTSPolicy(Policy):
     """Single-observer ISMCTS with determinization and greedy rollouts (module docs)."""
 

@@ -3,7 +3,7 @@
 All three read only their seat's observation (decoded with
 :func:`schnauz_env.schnauz.infoset.decode_observation`) and the action mask, so they
 play exactly what a human at that seat could. ``ismcts`` (search) lives in
-:mod:`policies.ismcts` and is registered here too.
+:mod:`policies.ismcts`, ``expert-jit`` (the expert compiled) in :mod:`policies.expert_jit`.
 
 ======== ===================================================================================
 name     idea
@@ -665,12 +665,3 @@ def sample_hands(
             pool.remove(c)
         hands[p] = best
     return hands
-
-
-@register_policy("schnauz", "ismcts")
-def _ismcts(
-    config: Any = None, seed: int | None = None, arg: str | None = None, **kw: Any
-) -> Policy:
-    from policies.ismcts import ISMCTSPolicy
-
-    return ISMCTSPolicy(config=config, seed=seed, arg=arg, **kw)

@@ -44,6 +44,20 @@ from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
 P = MAX_PLAYERS
 SEAT_FEATURES = 5
 NC = 52
+#: The features of a position in the ``seats`` block, in order.
+SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_ON_BUS, SEAT_LIVES, SEAT_BUY_INS = range(SEAT_FEATURES)
+
+
+def pile_weight(depth: np.ndarray) -> np.ndarray:
+    """The ``discard_pile`` value of cards ``depth`` below the top (float32 in, float32
+    out): 1 for the top card, 1 − depth/52 below it."""
+    return 1.0 - depth / NC
+
+
+def phase_index(final: bool, discard: bool) -> int:
+    """The one-hot index in the ``phase`` block: draw step, discard step, final-turn draw
+    step, final-turn discard step."""
+    return 2 * final + discard
 
 
 class ObservationLayout(BlockLayout):
@@ -84,8 +98,13 @@ class ObservationEncoder:
         self._to_act = s["to_act"].start
         self._phase = s["phase"].start
         self._stock = s["stock"].start
-        self._lives_scale = 1.0 / max(config.lives, 1)
-        self._buy_in_scale = 1.0 / config.buy_ins if config.buy_ins else 0.0
+        #: The scales of the lives and buy-ins features: ``1 / lives`` (1 when lives is
+        #: 0) and ``1 / buy_ins`` (0 without the variant).
+        self.seat_scales = (
+            1.0 / max(config.lives, 1),
+            1.0 / config.buy_ins if config.buy_ins else 0.0,
+        )
+        self._lives_scale, self._buy_in_scale = self.seat_scales
 
     def encode(self, state: ScatState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -100,20 +119,20 @@ class ObservationEncoder:
             ones.append(self._top + pile[-1])
             depth = len(pile) - 1
             idx = [self._pile + c for c in pile]
-            obs[idx] = 1.0 - (depth - np.arange(len(pile), dtype=np.float32)) / NC
+            obs[idx] = pile_weight(depth - np.arange(len(pile), dtype=np.float32))
         lives, out, used = state.lives, state.out, state.buy_ins_used
         seats = self._seats
         buy_ins = self.config.buy_ins
         for k in range(n):
             s = (seat + k) % n
             f = seats + k * SEAT_FEATURES
-            ones.append(f)
+            ones.append(f + SEAT_AT_TABLE)
             if not out[s]:
-                ones.append(f + 1)
+                ones.append(f + SEAT_IN_GAME)
                 if lives[s] == 0:
-                    ones.append(f + 2)
-                obs[f + 3] = lives[s] * self._lives_scale
-            obs[f + 4] = (buy_ins - used[s]) * self._buy_in_scale
+                    ones.append(f + SEAT_ON_BUS)
+                obs[f + SEAT_LIVES] = lives[s] * self._lives_scale
+            obs[f + SEAT_BUY_INS] = (buy_ins - used[s]) * self._buy_in_scale
             if k:
                 base = self._known + (k - 1) * NC
                 ones.extend(base + c for c in state.known[s])
@@ -123,7 +142,7 @@ class ObservationEncoder:
         phase = state.phase
         if phase != OVER:
             ones.append(self._to_act + (state.current - seat) % n)
-            ones.append(self._phase + (2 if phase == FINAL_TURNS else 0) + (state.step == DISCARD))
+            ones.append(self._phase + phase_index(phase == FINAL_TURNS, state.step == DISCARD))
         obs[ones] = 1.0
         obs[self._stock] = (len(state.deck) - state.pos) / NC
         return obs

@@ -1,7 +1,13 @@
 """render_mode="rgb_array": a picture of the table for every game, of one documented
-shape, that changes when a card the viewer can see changes and only then."""
+shape, that changes when a card the viewer can see changes and only then. Each game
+draws its own picture (``<game>/picture.py``) with the game-free toolkit
+``schnauz_env.render``, imported only when a picture is drawn."""
 
 from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -9,9 +15,15 @@ import pytest
 pytest.importorskip("PIL")
 
 from schnauz_env.games import GAMES, env_module, game_module
-from schnauz_env.render import SHAPE, draw_state
+from schnauz_env.render import SHAPE
 
 PLAYERS = {"schnauz": 4, "scat": 5, "thirteen": 4}
+
+
+def draw_state(state, seat=None, names=None):
+    """The picture of ``state`` drawn by its own game's picture module."""
+    game = type(state).__module__.split(".")[1]
+    return importlib.import_module(f"schnauz_env.{game}.picture").draw_state(state, seat, names)
 
 
 def played(game: str, n: int, seed: int = 0, steps: int = 12):
@@ -107,3 +119,41 @@ def test_a_game_over_picture_is_drawn_too():
         state.apply(int(rng.choice(state.legal_actions())))
     frame = draw_state(state, seat=0)
     assert frame.shape == SHAPE and frame.dtype == np.uint8
+
+
+def test_an_invalid_seat_is_refused():
+    state = played("scat", 3)
+    for seat in (3, -1, True, "0"):
+        with pytest.raises(ValueError, match=r"invalid seat .* must be None or 0\.\.2"):
+            draw_state(state, seat)
+
+
+def test_the_old_draw_state_still_works_with_a_deprecation_warning():
+    import schnauz_env.render as render
+
+    state = played("thirteen", 4)
+    with pytest.warns(DeprecationWarning, match=r"schnauz_env\.thirteen\.picture\.draw_state"):
+        old = render.draw_state(state, seat=1)
+    assert np.array_equal(old, draw_state(state, seat=1))
+
+
+def test_pictures_are_imported_only_when_drawn():
+    """Making and playing an env loads neither Pillow nor a picture module, nor any
+    other game's package; the drawing toolkit imports no game."""
+    code = (
+        "import sys\n"
+        "from schnauz_env import schnauz_v0, scat_v0, thirteen_v0\n"
+        "for m in (schnauz_v0, scat_v0, thirteen_v0):\n"
+        "    e = m.env(render_mode='ansi'); e.reset(seed=0); e.render()\n"
+        "bad = [n for n in sys.modules if n == 'PIL' or n.endswith('.picture')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    toolkit_only = (
+        "import sys\n"
+        "import schnauz_env.render.table, schnauz_env.render.lives, schnauz_env.render.cards\n"
+        "games = [n for n in sys.modules if n.split('.')[:2] in "
+        "(['schnauz_env', g] for g in ('schnauz', 'scat', 'thirteen'))]\n"
+        "assert not games, games\n"
+    )
+    subprocess.run([sys.executable, "-c", toolkit_only], check=True)

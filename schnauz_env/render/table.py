@@ -17,10 +17,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from schnauz_env.cards import SUIT_SYMBOLS
+from schnauz_env.render import HEIGHT, WIDTH
 from schnauz_env.render.cards import card_back, card_face, card_size, card_slot, draw_suit, font
-
-WIDTH, HEIGHT = 960, 640
-SHAPE = (HEIGHT, WIDTH, 3)
 
 BACKGROUND = (16, 70, 44)
 FELT = (28, 112, 68)

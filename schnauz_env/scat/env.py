@@ -136,16 +136,28 @@ deal), else `None`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import numpy as np
 from pettingzoo import AECEnv
 
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
-from schnauz_env.render import draw_state
+from schnauz_env.render import pillow_required
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game
 from schnauz_env.scat.observation import ObservationEncoder
 from schnauz_env.scat.render import render_text
+
+
+def draw_state(
+    state: Any, seat: int | None = None, names: Sequence[str] | None = None
+) -> np.ndarray:
+    """A picture of the table (:func:`schnauz_env.scat.picture.draw_state`); Pillow and the
+    picture module are imported only now, when a picture is drawn."""
+    with pillow_required():
+        from schnauz_env.scat import picture
+    return picture.draw_state(state, seat, names)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -1,5 +1,8 @@
-"""The picture of a Scat table: the stock and the discard pile in the middle, every
-seat's hand, lives as tokens, the dealer, the knocker and the player to act."""
+"""The picture of a Scat table (``render_mode="rgb_array"``): the stock and the discard
+pile in the middle, every seat's hand, lives as tokens, the dealer, the knocker and the
+player to act. Drawn with the toolkit in :mod:`schnauz_env.render`; Pillow is imported
+here, so the env imports this module only when a picture is drawn.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from schnauz_env.cards import format_cards
+from schnauz_env.render import SHAPE, check_seat
 from schnauz_env.render.lives import draw_winner, lives_seat
 from schnauz_env.render.table import (
     GREY,
@@ -21,6 +25,7 @@ from schnauz_env.scat.engine import DISCARD, PHASE_NAMES, ScatState
 
 
 def result_line(state: ScatState, names: Sequence[str]) -> str:
+    """The last round's result in one line (who lost lives or went out), or ``""``."""
     r = state.last_result
     if r is None:
         return ""
@@ -36,6 +41,12 @@ def result_line(state: ScatState, names: Sequence[str]) -> str:
 def draw_state(
     state: ScatState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
+    """A picture of ``state`` as a :data:`~schnauz_env.render.SHAPE` uint8 array.
+
+    ``seat`` chooses whose view is drawn (``None``: every hand open); ``names``
+    optionally labels the seats (default ``"seat k"``).
+    """
+    seat = check_seat(seat, state.n)
     n = state.n
     names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
     canvas = Canvas()
@@ -74,3 +85,6 @@ def draw_state(
     if line:
         canvas.text((14, HEIGHT - 12), line, 14, GREY if state.game_over else MUTED, anchor="ld")
     return canvas.array()
+
+
+__all__ = ["SHAPE", "draw_state"]

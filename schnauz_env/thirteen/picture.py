@@ -1,5 +1,8 @@
-"""The picture of a Thirteen table: the play to beat in the middle, every seat's hand
-(the cards being selected raised), scores, passes and the order of going out."""
+"""The picture of a Thirteen table (``render_mode="rgb_array"``): the play to beat in
+the middle, every seat's hand (the cards being selected raised), scores, passes and the
+order of going out. Drawn with the toolkit in :mod:`schnauz_env.render`; Pillow is
+imported here, so the env imports this module only when a picture is drawn.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from schnauz_env.render import SHAPE, check_seat
 from schnauz_env.render.table import (
     GREY,
     HEIGHT,
@@ -25,6 +29,12 @@ _ORDINALS = ("1st", "2nd", "3rd", "4th")
 def draw_state(
     state: ThirteenState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
+    """A picture of ``state`` as a :data:`~schnauz_env.render.SHAPE` uint8 array.
+
+    ``seat`` chooses whose view is drawn (``None``: every hand open); ``names``
+    optionally labels the seats (default ``"seat k"``).
+    """
+    seat = check_seat(seat, state.n)
     n = state.n
     names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
     cfg = state.config
@@ -90,3 +100,6 @@ def draw_state(
     scores = "   ".join(f"{names[s]}: {state.scores[s]}" for s in range(n))
     canvas.text((14, HEIGHT - 12), f"Scores  {scores}", 14, MUTED, anchor="ld")
     return canvas.array()
+
+
+__all__ = ["SHAPE", "draw_state"]

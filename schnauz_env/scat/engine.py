@@ -90,14 +90,38 @@ def _draw_step_actions(final: bool, stock_empty: bool, knock_ok: bool) -> tuple[
     return tuple(legal)
 
 
-# (final, stock empty, knock allowed) -> legal actions at the draw step
-_DRAW_LEGAL = {
+#: (final turn, stock empty, knock allowed) -> the legal actions at the draw step.
+DRAW_LEGAL: dict[tuple[bool, bool, bool], tuple[int, ...]] = {
     (f, e, k): _draw_step_actions(f, e, k)
     for f in (False, True)
     for e in (False, True)
     for k in (False, True)
 }
-_DISCARD_LEGAL = {size: tuple(range(DISCARD_BASE, DISCARD_BASE + size + 1)) for size in (3, 4)}
+#: Hand size -> the legal actions at the discard step (any of the hand size + 1 cards).
+DISCARD_LEGAL: dict[int, tuple[int, ...]] = {
+    size: tuple(range(DISCARD_BASE, DISCARD_BASE + size + 1)) for size in (3, 4)
+}
+
+
+def may_knock(knock_on_first_turn: bool, turns: int, players: int) -> bool:
+    """The first-turn rule of knocking: with ``knock_on_first_turn`` any turn, else only
+    once ``turns`` (turns played this round) reaches the ``players`` still in the game,
+    i.e. not on one's own first turn of the round."""
+    return knock_on_first_turn or turns >= players
+
+
+def round_reward(lost: int, total: int, winners: int, players: int) -> float:
+    """A seat's reward in a single-round episode (``episode="round"``).
+
+    The seat lost ``lost`` lives; the ``players`` seats of the round lost ``total``, and
+    ``winners`` of them lost none. A loser gets minus its loss and the winners share the
+    total equally; if everyone lost, each gets the mean loss minus its own (zero-sum).
+    """
+    if total == 0:
+        return 0.0
+    if winners:
+        return -float(lost) if lost else total / winners
+    return total / players - lost
 
 
 @dataclass
@@ -263,7 +287,7 @@ class ScatState(LivesState):
         return (
             self.phase == TURNS
             and self.step == DRAW
-            and (self.config.knock_on_first_turn or self.turns >= self.num_active)
+            and may_knock(self.config.knock_on_first_turn, self.turns, self.num_active)
         )
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -272,12 +296,12 @@ class ScatState(LivesState):
         if phase == OVER:
             return ()
         if self.step == DISCARD:
-            return _DISCARD_LEGAL[self.config.hand_size]
-        return _DRAW_LEGAL[
+            return DISCARD_LEGAL[self.config.hand_size]
+        return DRAW_LEGAL[
             (
                 phase == FINAL_TURNS,
                 self.pos >= len(self.deck),
-                self.config.knock_on_first_turn or self.turns >= self.num_active,
+                may_knock(self.config.knock_on_first_turn, self.turns, self.num_active),
             )
         ]
 

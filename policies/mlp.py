@@ -21,6 +21,11 @@ A model file holds the weights of a multilayer perceptron (the actor of an SB3
 Loading a model for other rules, another game, another observation layout or size,
 or a file that is not a model (or is damaged) raises ``ValueError`` saying which.
 Playing needs numpy only; exporting from SB3 needs the ``train`` extra.
+
+The package ships its trained models as data in ``policies/models/*.npz``
+(:func:`models_dir`); ``make_policy("model", game=...)`` plays the one that fits the rules
+(:func:`shipped_model`). This module used to be ``policies.models`` (still importable
+for one version, with a ``DeprecationWarning``).
 """
 
 from __future__ import annotations
@@ -36,6 +41,23 @@ import numpy as np
 
 from policies.base import Policy, register_policy
 from schnauz_env.games import game_module
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "SHIPPED",
+    "MLPPolicy",
+    "check_compatible",
+    "export_sb3",
+    "feature_transform",
+    "load_model_policy",
+    "models_dir",
+    "obs_version",
+    "read_model",
+    "rules_of",
+    "save_model",
+    "shipped_model",
+]
 
 FORMAT = "schnauz_env-mlp"
 FORMAT_VERSION = 1

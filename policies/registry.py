@@ -4,7 +4,7 @@ Every player module registers its policies with :func:`policies.base.register_po
 when it is imported; this module imports them all, so the registry is complete as soon
 as :mod:`policies` is imported. A name is a registered name, optionally with an argument
 after a colon (``"ismcts:200"``, ``"expert:knock_share=0.5"``), or the path of a model
-file (:mod:`policies.models`).
+file (:mod:`policies.mlp`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import os
 from typing import Any
 
 # Imported for their registrations.
-from policies import expert_jit, ismcts, models, scat, schnauz, thirteen  # noqa: F401
+from policies import expert_jit, ismcts, mlp, scat, schnauz, thirteen  # noqa: F401
 from policies.base import REGISTRY, Policy
-from policies.models import load_model_policy
+from policies.mlp import load_model_policy
 
 
 def available_policies(game: str = "schnauz") -> list[str]:

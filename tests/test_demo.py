@@ -7,7 +7,7 @@ import re
 import pytest
 from test_play_terminal import random_model
 
-from policies import models
+from policies import mlp as models
 from schnauz_env.__main__ import main
 from schnauz_env.schnauz import SchnauzConfig
 

@@ -7,7 +7,7 @@ import pytest
 
 from policies import make_policy
 from policies.expert_features import DL, EXPERT_SIZE, FB, FL, KN, TB, TV, ExpertFeatures
-from policies.models import feature_transform
+from policies.mlp import feature_transform
 from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, FINAL_CIRCLE, KNOCK, TURNS

@@ -189,7 +189,7 @@ def test_a_model_for_other_rules_is_refused(tmp_path, capsys):
 def test_the_default_opponent_is_the_shipped_model_else_expert(tmp_path, monkeypatch):
     from test_play_terminal import random_model
 
-    from policies import models as opponents  # where the shipped models are looked up
+    from policies import mlp as opponents  # where the shipped models are looked up
 
     config = cli.build_config("schnauz", 3, {})
     monkeypatch.setattr(opponents, "models_dir", lambda: tmp_path)

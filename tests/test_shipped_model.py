@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from policies import make_policy
-from policies.models import read_model, shipped_model
+from policies import make_policy, mlp
+from policies.mlp import models_dir, read_model, shipped_model
 from schnauz_env import schnauz_v0
 from schnauz_env.schnauz import SchnauzConfig
 
@@ -70,3 +72,20 @@ def test_it_beats_random_players():
     stats = result.stats("model")
     assert stats.seat_games == 40 and stats.win_low > 0.8
     assert np.isfinite(stats.mean_place)
+
+
+def test_the_model_files_ship_as_package_data():
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    (pattern,) = data["package-data"]["policies.models"]
+    shipped = sorted((root / "policies" / "models").glob(pattern))
+    assert PATH in shipped and shipped == sorted(models_dir().glob("*.npz"))
+
+
+def test_the_old_module_path_warns_and_gives_the_same_names(monkeypatch):
+    monkeypatch.delitem(sys.modules, "policies.models", raising=False)
+    with pytest.deprecated_call(match="import the model format from policies.mlp"):
+        old = importlib.import_module("policies.models")
+    for name in mlp.__all__:
+        assert getattr(old, name) is getattr(mlp, name)

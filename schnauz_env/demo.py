@@ -1,4 +1,4 @@
-"""``python -m schnauz_env`` (or ``schnauz-demo``): the trained model at the table.
+"""The demo, ``python -m schnauz_env`` (or ``schnauz-demo``): the trained model at the table.
 
     python -m schnauz_env                       # 4 players, seed 7, then a short evaluation
     python -m schnauz_env --players 3 --deck A5 --seed 1 --policies expert greedy random

@@ -8,7 +8,7 @@ import pytest
 from test_play_terminal import random_model
 
 from policies import mlp as models
-from schnauz_env.__main__ import main
+from schnauz_env.demo import main
 from schnauz_env.schnauz import SchnauzConfig
 
 
@@ -54,3 +54,13 @@ def test_bad_command_lines_get_a_clear_error(argv, message, capsys, tmp_path, mo
     monkeypatch.setattr(models, "models_dir", lambda: tmp_path)
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_python_m_schnauz_env_runs_the_demo():
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "schnauz_env", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("usage: python -m schnauz_env") and "--eval-games" in out

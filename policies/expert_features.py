@@ -29,6 +29,13 @@ The block is :mod:`schnauz_env.schnauz.features`' move features (``schnauz-moves
                       expert keeps
 ================  ==  ==================================================================
 
+The parameters of those estimates (sample counts, knock share, opponent model, ...) are
+frozen with the feature set's version: :data:`V1_PARAMS` holds the values of
+:class:`~policies.schnauz.ExpertParams` when v1 shipped, written out, so retuning the
+expert changes neither these features nor the moves of a model trained on them (a new
+parameter set is a new feature-set name, e.g. ``schnauz-expert-v2``).
+``tests/test_expert_features_golden.py`` holds the features of a fixed set of states.
+
 The numbers are Monte Carlo estimates from the seat's observation only (nothing hidden is
 used). Each row's samples are drawn from a generator seeded with a hash of that row (and
 the feature set's ``seed``), so the features are a deterministic function of the
@@ -44,9 +51,34 @@ from typing import Any
 import numpy as np
 
 from policies import expert_jit as EJ
+from policies.schnauz import ExpertParams
 from schnauz_env.schnauz.config import SchnauzConfig
 
 FEATURES_NAME = "schnauz-expert-v1"
+#: Every :class:`~policies.schnauz.ExpertParams` field of ``schnauz-expert-v1``, frozen (the
+#: expert's defaults when v1 shipped). Not the live defaults: a model's inputs must not move
+#: when the expert is retuned. A new field of ``ExpertParams`` must be added here (a test
+#: checks that every field is spelled out).
+V1_VALUES: dict[str, Any] = {
+    "samples": 48,
+    "knock_share": 0.55,
+    "lives_slope": 0.08,
+    "swim_factor": 0.85,
+    "stuck_share": 1.0,
+    "min_knock": 19.0,
+    "patience": 12,
+    "lookahead": 0.5,
+    "feed_penalty": 0.25,
+    "skill": (14, 8, 2),
+    "keep_margin": 0.0,
+    "feed_samples": 12,
+    "value": "risk",
+    "risk_now": 0.6,
+    "table_samples": 16,
+    "feed_risk": 0.01,
+    "final_mc": True,
+}
+V1_PARAMS = ExpertParams(**V1_VALUES)
 TV, TB, FL, FB, KN, DL = 0, 11, 22, 33, 44, 47
 EXPERT_SIZE = 50
 
@@ -152,16 +184,17 @@ class ExpertFeatures:
     """The ``schnauz-expert-v1`` feature set: ``obs_batch -> obs ++ moves ++ expert``."""
 
     name = FEATURES_NAME
+    #: The expert parameters of this version (frozen; see the module docs).
+    params: ExpertParams = V1_PARAMS
 
     def __init__(self, config: SchnauzConfig, seed: int = 0) -> None:
-        from policies.schnauz import ExpertParams
         from schnauz_env.schnauz.features import MoveFeatures
 
         self.config = config
         self.moves = MoveFeatures(config)
         self.obs_size = self.moves.obs_size
         self.size = self.moves.size + EXPERT_SIZE
-        self._prm = EJ.param_vector(ExpertParams())
+        self._prm = EJ.param_vector(self.params)
         self._key, self._pts = EJ.jit_tables(config)
         self._risk = EJ.risk_table()
         self._lay = EJ.layout_vector(config)

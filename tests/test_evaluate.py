@@ -9,16 +9,19 @@ import numpy as np
 import pytest
 
 from policies.base import Policy
-from policies.evaluate import (
+from policies.evaluation import (
+    GameRecord,
     Matchup,
     evaluate,
-    main,
     make_schedule,
+    mean_interval,
+    plackett_luce_ratings,
     play_game,
     rotations,
     summarize,
+    wilson_interval,
 )
-from policies.stats import mean_interval, plackett_luce_ratings, wilson_interval
+from policies.evaluation.cli import main
 from schnauz_env.schnauz import KEEP, KNOCK, PASS, SchnauzConfig, new_game
 
 
@@ -188,8 +191,6 @@ def test_play_game_reports_per_seat_metrics():
 
 
 def test_summarize_counts_ties_as_half_ahead():
-    from policies.evaluate import GameRecord
-
     rec = GameRecord(
         0, 0, 0, 0, ("a", "b", "a"), (1.0, 2.5, 2.5), 1, None, None, (1, 1, 1), (0, 0, 0)
     )
@@ -225,10 +226,12 @@ def test_cli_writes_json_csv_and_png(tmp_path, capsys):
     [
         (["--policies", "grandmaster"], "unknown schnauz policy 'grandmaster'"),
         (["--players", "9"], "Schnauz is for 2 to 6 players"),
-        (["--players", "6", "--option", "deck=A9", "--policies", "random"], None),
-        (["--option", "deck=B7"], "allowed decks"),
-        (["--option", "nonsense"], "KEY=VALUE"),
-        (["--option", "colour=red"], "unknown schnauz option(s): colour"),
+        (["--players", "6", "--rules", "deck=A9", "--policies", "random"], None),
+        (["--rules", "deck=B7"], "allowed decks"),
+        (["--rules", "nonsense"], "write rules as key=value"),
+        (["--rules", "colour=red"], "unknown Schnauz rule 'colour'"),
+        (["--rules", "lives=two"], "lives='two': write an integer"),
+        (["--rules", "num_players=3"], "num_players is not a rule option here"),
         (["--games", "0"], "at least 1"),
         (["--game", "poker"], "unknown game 'poker'"),
         (["--policies", "random", "greedy", "--games-with", "expert=5"], "not playing"),
@@ -242,7 +245,45 @@ def test_cli_rejects_bad_arguments_with_a_clear_message(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err  # one line, no usage dump
+
+
+def _rules_used(tmp_path, *argv):
+    """Run schnauz-eval with ``argv`` on one quick game; the rules its config held."""
+    out = tmp_path / "board"
+    code = main(["--policies", "random", "--games", "1", "--workers", "1", "--quiet",
+                 "--out", str(out), *argv])  # fmt: skip
+    assert code == 0
+    return json.loads((out / "results.json").read_text())["settings"]["rules"]
+
+
+def test_cli_rules_are_typed_by_the_config(tmp_path, capsys):
+    """One rule syntax on every command line: ``knock_in_first_circle=false`` is False."""
+    rules = _rules_used(tmp_path, "--rules", "knock_in_first_circle=false", "deck=A9", "lives=2")
+    assert rules["knock_in_first_circle"] is False
+    assert rules["deck"] == "A9" and rules["lives"] == 2
+    assert (
+        _rules_used(tmp_path, "--rules", "knock_in_first_circle=true")["knock_in_first_circle"]
+        is True
+    )
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_cli_option_is_a_deprecated_alias_of_rules(tmp_path, capsys):
+    rules = _rules_used(tmp_path, "--option", "knock_in_first_circle=false", "--option", "lives=2")
+    assert rules["knock_in_first_circle"] is False and rules["lives"] == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--option is deprecated" in err and "--rules" in err
+
+
+def test_cli_bad_rule_value_is_a_one_line_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--rules", "knock_in_first_circle=maybe", "--workers", "1", "--quiet"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "schnauz-eval: error: rule knock_in_first_circle='maybe': write true or false\n"
 
 
 def test_cli_help_documents_every_option(capsys):
@@ -250,8 +291,29 @@ def test_cli_help_documents_every_option(capsys):
         main(["--help"])
     text = capsys.readouterr().out
     for option in ("--game", "--players", "--policies", "--games", "--games-with", "--schedule",
-                   "--no-duplicate", "--workers", "--seed", "--option", "--out", "--list"):  # fmt: skip
+                   "--no-duplicate", "--workers", "--seed", "--rules", "--out", "--list"):  # fmt: skip
         assert option in text
+    assert "95% Wilson" in text
+    # Every game's rule options, with their defaults.
+    assert "knock_in_first_circle=true" in text and "deck=A7" in text  # schnauz
+    assert "knock_on_first_turn=false" in text  # scat
+    assert "target_points=10" in text  # thirteen
+
+
+def test_old_import_paths_work_with_a_warning():
+    import policies.evaluate as old_evaluate
+    import policies.stats as old_stats
+    from policies import evaluation
+    from policies.evaluation import cli
+
+    with pytest.warns(DeprecationWarning, match="import it from policies.evaluation"):
+        assert old_evaluate.evaluate is evaluation.evaluate
+    with pytest.warns(DeprecationWarning, match="policies.evaluation.cli"):
+        assert old_evaluate.main is cli.main
+    with pytest.warns(DeprecationWarning, match="policies.evaluation.stats"):
+        assert old_stats.wilson_interval is evaluation.wilson_interval
+    with pytest.raises(AttributeError):
+        old_evaluate.no_such_name  # noqa: B018
 
 
 def test_cli_lists_policies(capsys):
@@ -262,7 +324,7 @@ def test_cli_lists_policies(capsys):
 
 def test_other_games_use_the_same_harness():
     """Scat (written alongside) plays through the same contract once it is installed."""
-    from policies.base import available_policies
+    from policies.registry import available_policies
     from schnauz_env.games import game_module
 
     try:

@@ -157,7 +157,7 @@ def test_options_are_checked_before_the_game(capsys):
     assert cli.main(["play", "--rules", "deck=A3"]) == 2
     assert "deck" in capsys.readouterr().err
     assert cli.main(["play", "--rules", "colour=red"]) == 2
-    assert "unknown schnauz option" in capsys.readouterr().err
+    assert "unknown Schnauz rule" in capsys.readouterr().err
     assert cli.main(["play", "--players", "4", "--seat", "4"]) == 2
     assert "--seat must be a seat 0..3" in capsys.readouterr().err
     assert cli.main(["play", "--opponents", "nobody"]) == 2
@@ -169,11 +169,65 @@ def test_options_are_checked_before_the_game(capsys):
 
 def test_rule_values_from_the_command_line():
     config = cli.build_config(
-        "schnauz", 3, cli.parse_rules(["deck=A9", "lives=2", "knock_in_first_circle=no"])
+        "schnauz", 3, cli.read_rules("schnauz", ["deck=A9", "lives=2", "knock_in_first_circle=no"])
     )
     assert (config.num_players, config.deck, config.lives) == (3, "A9", 2)
     assert config.knock_in_first_circle is False
-    assert cli.parse_value("none") is None and cli.parse_value("7") == 7
+    assert cli.read_rules("schnauz", ["first_dealer=none"]) == {"first_dealer": None}
+    assert cli.read_rules("scat", ["buy_ins=2"]) == {"buy_ins": 2}
+
+
+def played_config(monkeypatch, argv):
+    """The config ``schnauz play argv`` seats the person at (the game itself not played)."""
+    from schnauz_env.play.session import PlaySession
+
+    seen = []
+
+    def run(session):
+        seen.append(session.config)
+        return 0
+
+    monkeypatch.setattr(PlaySession, "run", run)
+    assert cli.main(["play", *argv]) == 0
+    return seen[0]
+
+
+def test_schnauz_play_rules_are_typed_by_the_config(monkeypatch, capsys):
+    config = played_config(
+        monkeypatch, ["--opponents", "random", "--rules", "knock_in_first_circle=false"]
+    )
+    assert config.knock_in_first_circle is False
+    config = played_config(
+        monkeypatch,
+        ["--game", "scat", "--opponents", "random", "--rules", "knock_on_first_turn=true"],
+    )
+    assert config.knock_on_first_turn is True and config.lives == 3
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        ("knock_in_first_circle=maybe", "knock_in_first_circle='maybe': write true or false"),
+        ("lives=many", "lives='many': write an integer"),
+        ("lives", "bad rule 'lives': write rules as key=value"),
+        ("colour=red", "unknown Schnauz rule 'colour'"),
+    ],
+)
+def test_a_bad_rule_value_is_a_one_line_error(rule, message, capsys):
+    assert cli.main(["play", "--opponents", "random", "--rules", rule]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_help_lists_every_game_rule_with_its_default(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    out = capsys.readouterr().out
+    for game in ("schnauz", "scat", "thirteen"):
+        assert f"  {game}:" in out
+    assert "knock_in_first_circle=true  Knocking allowed" in out
+    assert "knock_on_first_turn=false" in out and "target_points=10" in out
 
 
 def test_a_model_for_other_rules_is_refused(tmp_path, capsys):

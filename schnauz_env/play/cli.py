@@ -10,7 +10,9 @@ Opponents: ``model`` (the trained model shipped for the game and rules; the defa
 when there is one, else ``expert``), any baseline name (``random``, ``greedy``,
 ``expert``, ``ismcts``, ...), or the path of a model file. Give fewer names than
 bot seats and the list repeats. Rules are the game's config options as
-``key=value`` (``true``/``false``, numbers, ``none`` or text).
+``--rules key=value ...``, typed by the config's fields
+(:func:`schnauz_env.common.options.parse_rules`, as on every command line of the
+package: ``knock_in_first_circle=false`` is ``False``); ``--help`` lists them.
 
 At the prompt type a move's number or letter; ``?`` shows help, ``q`` quits, and so
 do Ctrl-C and Ctrl-D (end of input), with a one-line goodbye.
@@ -19,11 +21,14 @@ do Ctrl-C and Ctrl-D (end of input), with a one-line goodbye.
 from __future__ import annotations
 
 import argparse
+import importlib
+import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
-from dataclasses import MISSING, fields
 from typing import Any
 
+from schnauz_env.common.options import make_config, parse_rules, rules_help
 from schnauz_env.games import GAMES, game_module
 
 SCREENS = {
@@ -33,35 +38,17 @@ SCREENS = {
 }
 
 
-def parse_value(text: str) -> Any:
-    """A rule value from the command line: booleans, ``none``, integers, else text."""
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if low in ("none", "null"):
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text.strip()
-
-
-def parse_rules(items: Sequence[str]) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bad rule {item!r}: write rules as key=value, e.g. deck=A9")
-        rules[key.strip()] = parse_value(value)
-    return rules
+def read_rules(game: str, items: Sequence[str]) -> dict[str, Any]:
+    """``--rules key=value ...`` as the game's typed options
+    (:func:`schnauz_env.common.options.parse_rules`, the parser of every command line);
+    ``ValueError`` with a one-line message for a bad item."""
+    if any(str(item).partition("=")[0].strip() == "num_players" for item in items):
+        raise ValueError("set the table size with --players, not as a rule")
+    return parse_rules(game_module(game).Config, items)
 
 
 def build_config(game: str, players: int | None, rules: dict[str, Any]) -> Any:
     """The game's rules config for ``players`` seats and ``rules``; ``ValueError`` if invalid."""
-    from schnauz_env.common.options import make_config
-
     if "num_players" in rules:
         raise ValueError("set the table size with --players, not as a rule")
     config_class = game_module(game).Config
@@ -72,19 +59,22 @@ def build_config(game: str, players: int | None, rules: dict[str, Any]) -> Any:
 
 
 def _rules_help() -> str:
-    lines = ["rule options (--rules key=value), defaults in brackets:"]
+    """Every game's rule options with their defaults and meaning, wrapped to the terminal."""
+    width = max(60, min(100, shutil.get_terminal_size().columns - 2))
+    lines = [
+        "rule options: --rules key=value ... (true/false, numbers, none or text);",
+        "each game's options with their defaults:",
+    ]
     for game in GAMES:
         try:
             config_class = game_module(game).Config
         except (ImportError, AttributeError):  # a game still being written
             continue
-        opts = []
-        for f in fields(config_class):
-            if f.name == "num_players":
-                continue
-            default = f.default if f.default is not MISSING else "?"
-            opts.append(f"{f.name} [{default}]")
-        lines.append(f"  {game}: " + ", ".join(opts))
+        lines.append(f"  {game}:")
+        for line in rules_help(config_class):
+            lines.append(
+                textwrap.fill(line, width, initial_indent="    ", subsequent_indent="        ")
+            )
     return "\n".join(lines)
 
 
@@ -145,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.speed < 0:
             raise ValueError(f"--speed must be >= 0 seconds, got {args.speed}")
-        config = build_config(args.game, args.players, parse_rules(args.rules))
+        config = build_config(args.game, args.players, read_rules(args.game, args.rules))
         n = config.num_players
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat must be a seat 0..{n - 1} at a table of {n}, got {args.seat}")
@@ -155,8 +145,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     module, _, cls = SCREENS[args.game].partition(":")
-    import importlib
-
     screen_class = getattr(importlib.import_module(module), cls)
     names = ["You" if s == args.seat else lineup.names[s] for s in range(config.num_players)]
     console = Console(highlight=False)

@@ -15,7 +15,7 @@ import argparse
 import os
 import time
 
-from policies.evaluate import evaluate
+from policies.evaluation import evaluate
 
 
 def main() -> None:

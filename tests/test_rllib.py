@@ -340,7 +340,7 @@ def test_tiny_run_checkpoint_export_and_evaluation_agree(tiny_run):
 
 def test_exported_model_plays_in_the_harness_and_by_name(tiny_run):
     from policies import make_policy
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
 
     path = str(tiny_run / "model.npz")
     assert make_policy(path, game="schnauz", config=SchnauzConfig(num_players=3)).name == "model"

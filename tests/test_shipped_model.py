@@ -66,7 +66,7 @@ def test_it_is_refused_under_other_rules():
 
 
 def test_it_beats_random_players():
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
 
     result = evaluate(["model", "random", "random", "random"], games=40, workers=1, seed=3)
     stats = result.stats("model")

@@ -149,7 +149,7 @@ def test_decompose_prefers_combinations():
 
 
 def test_expert_wins_more_than_greedy():
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
 
     result = evaluate(["expert", "greedy"], game="thirteen", players=4, games=60, workers=1, seed=3)
     stats = {p.policy: p for p in result.policies}

@@ -58,7 +58,7 @@ def test_tiny_training_run_writes_everything(tiny_run: Path):
 
 
 def test_exported_model_plays_legally_and_is_found_by_name(tiny_run: Path):
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
 
     path = str(tiny_run / "model.npz")
     policy = make_policy(path, game="schnauz", config=SchnauzConfig(num_players=4), seed=0)

@@ -18,7 +18,7 @@ Reads top to bottom (CleanRL style): the settings are :class:`Args` (each field'
 docstring is its ``--help``); every generator is seeded; ``runs/<run-name>`` receives
 ``args.json``, RLlib checkpoints (``checkpoints/iter_N``, resumable with ``--resume``),
 ``progress.csv`` (steps, throughput, the learner's win rate and illegal actions per
-iteration), the evaluation history (``eval.csv``, through :mod:`policies.evaluate`),
+iteration), the evaluation history (``eval.csv``, through :mod:`policies.evaluation`),
 a learning-curve PNG, and the final module exported to ``model.npz``, a numpy model
 file that plays in ``schnauz play`` and the harness without torch or ray.
 """
@@ -211,7 +211,7 @@ def evaluate_model(
     path: Path, args: Args, rules: dict[str, Any], opponent: str
 ) -> dict[str, float]:
     """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
 
     n = args.eval_table_size
     result = evaluate(

@@ -78,7 +78,7 @@ def _main(argv: Sequence[str] | None) -> int:
         env = schnauz_v0.raw_env(num_players=args.players, deck=args.deck, lives=args.lives)
         wanted = args.policies
         if wanted is None:
-            from policies.models import SHIPPED, shipped_model
+            from policies.mlp import SHIPPED, shipped_model
 
             has_model = shipped_model("schnauz", env.config) is not None
             wanted = [SHIPPED if has_model else "expert", "expert", "greedy", "random"]
@@ -133,7 +133,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _evaluate(player: str, args: argparse.Namespace) -> int:
     """Win rate of ``player`` against three copies of each baseline (duplicate deals)."""
     try:
-        from policies.evaluate import evaluate
+        from policies.evaluation import evaluate
     except ImportError as err:
         print(
             f"\n(the evaluation table needs the eval extra: pip install 'schnauz_env[eval]'; {err})"

@@ -19,7 +19,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from policies.models import save_model  # noqa: E402
+from policies.mlp import save_model  # noqa: E402
 from schnauz_env.cards import parse_card  # noqa: E402
 from schnauz_env.games import game_module  # noqa: E402
 from schnauz_env.play.cli import build_config  # noqa: E402

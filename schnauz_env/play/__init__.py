@@ -3,7 +3,7 @@
     schnauz play                                  # Schnauz, 4 players, you in seat 0
     schnauz play --game scat --players 3 --opponents expert greedy
     schnauz play --game thirteen --speed 0.2 --seed 7
-    schnauz play --rules deck=A9 lives=2 --opponents policies/models/my_model.npz
+    schnauz play --rules deck=A9 lives=2 --opponents runs/my_run/model.npz
 
 The command (:mod:`schnauz_env.play.cli`) seats a person at a table of bots and
 drives the game's own AEC environment; every rule, every legal move and every

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from policies.models import SHIPPED, models_dir, shipped_model
+from policies.mlp import SHIPPED, models_dir, shipped_model
 
 __all__ = ["FALLBACK", "SHIPPED", "Lineup", "make_lineup", "models_dir", "shipped_model"]
 

@@ -1,9 +1,20 @@
 """numba when it is installed (``pip install schnauz_env[fast]``), plain Python when not.
 
-The batched kernels are written once, in the subset of Python that numba compiles.
-Without numba (or with ``SCHNAUZ_ENV_NO_NUMBA=1``) :func:`njit` returns the function
+Every compiled kernel of the project (the batched engines, the compiled players) is
+compiled through this module::
+
+    from schnauz_env.batched.jit import njit, unmanaged, warn_if_slow
+
+The kernels are written once, in the subset of Python that numba compiles. Without
+numba (or with ``SCHNAUZ_ENV_NO_NUMBA=1``) :func:`njit` returns the function
 unchanged, so the same code runs as ordinary Python: correct, about a thousand
 times slower, and announced once with a warning that says how to install numba.
+
+``njit`` compiles with ``cache=True``: numba keeps the machine code on disk and
+checks only the source file of the function it compiled. A kernel that inlines or
+calls code from another file (the rules floor's constants and functions, the helpers
+of :mod:`schnauz_env.batched.common`) is therefore not recompiled when only that other
+file changes; delete the ``__pycache__/*.nbi`` / ``*.nbc`` files after such an edit.
 """
 
 from __future__ import annotations
@@ -74,14 +85,14 @@ unmanaged arrays once on entry, and the helpers they call count nothing.
 _warned = False
 
 
-def warn_if_slow() -> None:
-    """Warn once per process that the kernels run as plain Python."""
+def warn_if_slow(what: str = "the batched Schnauz engine") -> None:
+    """Warn once per process that the kernels (of ``what``) run as plain Python."""
     global _warned
     if HAVE_NUMBA or _warned:
         return
     _warned = True
     warnings.warn(
-        "numba is not installed: the batched Schnauz engine runs as plain Python, "
+        f"numba is not installed: {what} runs as plain Python, "
         f"roughly a thousand times slower. Install it with: {INSTALL_HINT}",
         RuntimeWarning,
         stacklevel=3,

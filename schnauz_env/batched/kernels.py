@@ -28,7 +28,7 @@ array       shape / dtype    contents
 
 ``cfg`` is an int64 vector of the rules (``C_*``). Kernels named ``k_*`` loop over
 games; the rest act on one game ``g``. Kernels re-view their array arguments with
-:func:`~schnauz_env.batched._jit.unmanaged` on entry, so the helpers they call do
+:func:`~schnauz_env.batched.jit.unmanaged` on entry, so the helpers they call do
 no reference counting (which would cost more than a move); small helpers are
 inlined into the kernels.
 """
@@ -37,7 +37,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched._jit import njit, unmanaged
+from schnauz_env.batched.common import (
+    draw_permutation,
+    popcount,
+    rand32,
+    rand_below,
+    shuffle_forward,
+    unmanaged,
+)
+from schnauz_env.batched.jit import njit
 
 # --- actions and phases (the reference's values) -------------------------------
 KEEP, EXCHANGE, SWAP_BASE, SWAP_ALL, PASS, KNOCK = 0, 1, 2, 11, 12, 13
@@ -87,23 +95,6 @@ SEAT_FEATURES = 4
 
 # ------------------------------------------------------------------ small helpers
 @njit(inline=True)
-def rand32(rng, g, c):
-    """Next xorshift32 value (1 .. 2**32 - 1) of generator ``c`` of game ``g``."""
-    x = rng[g, c]
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    rng[g, c] = x
-    return x
-
-
-@njit(inline=True)
-def rand_below(rng, g, c, k):
-    """A uniform integer in ``0 .. k - 1`` (multiply-shift; k is tiny)."""
-    return (rand32(rng, g, c) * k) >> 32
-
-
-@njit(inline=True)
 def next_active(gs, g, n, seat):
     s = seat + 1
     if s >= n:
@@ -137,14 +128,6 @@ def key3(keys, cards, g, off):
     return keys[int(cards[g, off]), int(cards[g, off + 1]), int(cards[g, off + 2])]
 
 
-@njit(inline=True)
-def popcount6(mask):
-    k = 0
-    for s in range(MAXP):
-        k += (mask >> s) & 1
-    return k
-
-
 # ------------------------------------------------------------------------ dealing
 @njit
 def draw_perm(cfg, gs, rng, perms, g, buf, row, off, replay):
@@ -170,13 +153,7 @@ def draw_perm(cfg, gs, rng, perms, g, buf, row, off, replay):
             buf[row, off + i] = perms[g, ptr, i]
         gs[g, field] = ptr + 1
     elif replay:
-        for i in range(nc):
-            buf[row, off + i] = i
-        for i in range(nc - 1, 0, -1):
-            j = off + rand_below(rng, g, RNG_PLAY, i + 1)
-            t = buf[row, off + i]
-            buf[row, off + i] = buf[row, j]
-            buf[row, j] = t
+        draw_permutation(buf, row, off, nc, rng, g, RNG_PLAY)
     else:
         for i in range(nc):
             buf[row, off + i] = i
@@ -192,15 +169,10 @@ def stock_ready(cfg, gs, cards, rng, g, upto):
     lazily shuffled stock is dealing from a shuffled deck; only the cards a round
     uses cost random numbers.
     """
-    nc = cfg[C_NC]
-    i = gs[g, F_SHUF]
-    while i < upto:
-        j = O_STOCK + i + rand_below(rng, g, RNG_ROUND, nc - i)
-        t = cards[g, O_STOCK + i]
-        cards[g, O_STOCK + i] = cards[g, j]
-        cards[g, j] = t
-        i += 1
-    gs[g, F_SHUF] = i
+    start = gs[g, F_SHUF]
+    if upto > start:
+        shuffle_forward(cards, g, O_STOCK, cfg[C_NC], start, upto, rng, g, RNG_ROUND)
+        gs[g, F_SHUF] = upto
 
 
 @njit
@@ -348,7 +320,7 @@ def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
     for s in range(n):
         if (losers >> s) & 1 and gs[g, F_LIVES + s] > 0:
             gs[g, F_LIVES + s] -= 1
-    k = popcount6(going)
+    k = popcount(going)
     shared = m - (k - 1) / 2.0
     for s in range(n):
         if (going >> s) & 1:
@@ -371,7 +343,7 @@ def showdown(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, reason):
     for s in range(n):
         rew[g, s] = 0.0
     if cfg[C_ROUND_EP]:
-        nl = popcount6(losers)
+        nl = popcount(losers)
         if 0 < nl < m:
             gain = nl / (m - nl)
             for s in range(n):

@@ -44,7 +44,8 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched import kernels as K
-from schnauz_env.batched._jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.common import seed_states
+from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
 from schnauz_env.common.options import make_config
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES
@@ -173,12 +174,7 @@ class BatchedSchnauz:
     # ------------------------------------------------------------------ seeding
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
-        state = np.random.SeedSequence(seed).generate_state(
-            K.NRNG * self.num_games, dtype=np.uint32
-        )
-        state = state.astype(np.int64).reshape(self.num_games, K.NRNG)
-        state[state == 0] = 0x9E3779B9  # xorshift never leaves 0
-        self.rng[:] = state
+        self.rng[:] = seed_states(seed, self.num_games, K.NRNG)
 
     @property
     def kernel_state(self) -> tuple[np.ndarray, ...]:

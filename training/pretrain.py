@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.base import make_policy
+from policies import make_policy
 from schnauz_env.common.aec import place_value
 from schnauz_env.games import game_module
 

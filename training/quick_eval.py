@@ -26,10 +26,10 @@ def quick_eval(
     """Win rate, its 95% interval, mean place and lives lost per game of model ``path``."""
     from policies import make_policy
     from policies.models import load_model_policy
-    from policies.stats import wilson_interval
+    from policies.evaluation.stats import wilson_interval
     from schnauz_env.batched import SchnauzVecEnv
     from schnauz_env.schnauz import SchnauzConfig
-    from training.opponents import LivesRewardVecEnv
+    from training.rewards import LivesRewardVecEnv
 
     config = SchnauzConfig(num_players=4)
     policy = load_model_policy(path, "schnauz", config)

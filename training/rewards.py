@@ -1,183 +1,29 @@
-"""Opponents for the batched VecEnv, and the feature wrapper shared by every training env.
+"""Reward shaping for training on the batched Schnauz ``VecEnv``: SB3 ``VecEnv`` wrappers
+that replace the env's place reward.
 
-:class:`OpponentMix` seats a mix of policies (names, model files, self-play snapshots)
-in the games of a :class:`schnauz_env.batched.SchnauzVecEnv`: game ``g`` is played by
-opponent ``assignment[g]`` at every other seat, the assignment drawn by weight and
-redrawn whenever the pool changes. Slow scripted opponents (``expert``: ~1 ms a move)
-can run in worker processes, so that both cores think while the learner waits.
+* :class:`LivesRewardVecEnv` (``train.py --reward lives``): −1 in every round the
+  learner loses a life.
+* :class:`WinChanceRewardVecEnv` (``--reward win-chance``): the change in the learner's
+  fair chance to win (:func:`fair_win_chance`), read off everyone's lives.
+* :class:`WinRewardVecEnv` (``--reward win``): +1 for a win, ``-1 / (players - 1)``
+  otherwise, at the end of the episode only.
 
-:class:`FeatureVecEnv` appends a feature block (e.g. ``schnauz-moves-v1``, see
-:mod:`schnauz_env.schnauz.features`) to every observation of any SB3 ``VecEnv``.
+The life units are read from the observation at the offsets that
+:class:`schnauz_env.schnauz.observation.ObservationLayout` gives.
 """
 
 from __future__ import annotations
 
 import functools
-import multiprocessing as mp
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import VecEnv
 
-from policies.base import make_policy
-
-_WORKER_POLICIES: list[Any] = []
+from schnauz_env.wrappers.vec_env import MaskedVecEnvWrapper
 
 
-def _worker_init(names: list[str], config: Any, seed: int) -> None:
-    global _WORKER_POLICIES
-    _WORKER_POLICIES = [
-        make_policy(n, game="schnauz", config=config, seed=seed + i) for i, n in enumerate(names)
-    ]
-
-
-def _act_seeded(policy: Any, obs: np.ndarray, masks: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-    """One move per row, the policy reseeded with the row's seed first: the moves do not
-    depend on which process plays them or on what it played before."""
-    out = np.empty(len(obs), dtype=np.int64)
-    for i in range(len(obs)):
-        policy.reset(int(seeds[i]))
-        out[i] = policy.act(obs[i], masks[i])
-    return out
-
-
-def _worker_act(job: tuple[int, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    k, obs, masks, seeds = job
-    return _act_seeded(_WORKER_POLICIES[k], obs, masks, seeds)
-
-
-class OpponentMix:
-    """A per-game opponent callable for :class:`~schnauz_env.batched.SchnauzVecEnv`.
-
-    ``pool`` holds policy names or model files; ``weights`` their sampling weights
-    (default uniform). The policies named in ``parallel`` (default ``expert`` and
-    ``ismcts``: slow, and random inside) play each move reseeded from ``(seed, call,
-    game)``, so a run is reproducible whether they run here or, with ``workers > 0``,
-    in that many worker processes (each a share of the rows).
-    """
-
-    per_game = True
-
-    def __init__(
-        self,
-        pool: Sequence[str],
-        config: Any,
-        num_games: int,
-        weights: Sequence[float] | None = None,
-        seed: int = 0,
-        workers: int = 0,
-        parallel: Sequence[str] = ("expert", "ismcts"),
-    ) -> None:
-        self.config = config
-        self.num_games = num_games
-        self.seed = seed
-        self.workers = workers
-        self.parallel = tuple(parallel)
-        self._rng = np.random.default_rng(seed)
-        self._calls = 0
-        self._pool_procs: Any = None
-        self.set_pool(list(pool), weights)
-
-    def set_pool(self, pool: Sequence[str], weights: Sequence[float] | None = None) -> None:
-        """Replace the pool (e.g. to add a self-play snapshot) and redraw the seating."""
-        pool = list(pool)
-        if not pool:
-            raise ValueError("the opponent pool is empty")
-        if weights is None or len(weights) != len(pool):
-            w = np.ones(len(pool))
-        else:
-            w = np.asarray(weights, dtype=float)
-        if (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"opponent weights must be >= 0 with a positive sum, got {list(w)}")
-        self.pool = pool
-        self.weights = w / w.sum()
-        self.policies = [
-            make_policy(p, game="schnauz", config=self.config, seed=self.seed + i)
-            for i, p in enumerate(pool)
-        ]
-        # Proportional seating (exact shares up to rounding), in random game order.
-        counts = np.floor(self.weights * self.num_games).astype(int)
-        for i in np.argsort(-(self.weights * self.num_games - counts))[
-            : self.num_games - counts.sum()
-        ]:
-            counts[i] += 1
-        self.assignment = self._rng.permutation(np.repeat(np.arange(len(pool)), counts))
-        self._seeded = [str(p).split(":")[0] in self.parallel for p in pool]
-        self._remote = [self.workers > 0 and s for s in self._seeded]
-        if self._pool_procs is not None:
-            self._pool_procs.terminate()
-            self._pool_procs = None
-        if any(self._remote):
-            self._pool_procs = mp.get_context("fork").Pool(
-                self.workers, _worker_init, (pool, self.config, self.seed + 1000)
-            )
-
-    def __call__(self, obs: np.ndarray, masks: np.ndarray, games: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(games), dtype=np.int64)
-        who = self.assignment[games]
-        self._calls += 1
-        seeds = np.random.SeedSequence([self.seed, self._calls]).generate_state(self.num_games)
-        jobs, slots = [], []
-        for k in np.unique(who):
-            rows = np.flatnonzero(who == k)
-            if self._remote[k]:
-                for part in np.array_split(rows, self.workers):
-                    if part.size:
-                        jobs.append((int(k), obs[part], masks[part], seeds[games[part]]))
-                        slots.append(part)
-            elif self._seeded[k]:
-                out[rows] = _act_seeded(
-                    self.policies[k], obs[rows], masks[rows], seeds[games[rows]]
-                )
-            elif getattr(self.policies[k].act_batch, "per_game", False):
-                # per-game state (expert-jit's turn counters) follows each game
-                out[rows] = self.policies[k].act_batch(obs[rows], masks[rows], games[rows])
-            else:
-                out[rows] = self.policies[k].act_batch(obs[rows], masks[rows])
-        if jobs:
-            for part, acts in zip(slots, self._pool_procs.map(_worker_act, jobs), strict=True):
-                out[part] = acts
-        return out
-
-    def close(self) -> None:
-        if self._pool_procs is not None:
-            self._pool_procs.terminate()
-            self._pool_procs = None
-
-
-class _MaskedWrapper(VecEnvWrapper):
-    """A VecEnv wrapper that passes the wrapped env's action masks on (for MaskablePPO)."""
-
-    def reset(self) -> np.ndarray:
-        return self.venv.reset()
-
-    def action_masks(self) -> np.ndarray:
-        return np.asarray(self.venv.env_method("action_masks"))
-
-
-class FeatureVecEnv(_MaskedWrapper):
-    """Appends ``features(obs)`` to every observation (and terminal observation)."""
-
-    def __init__(self, venv: VecEnv, features: Any) -> None:
-        from gymnasium import spaces
-
-        self.features = features
-        size = venv.observation_space.shape[0] + features.size
-        super().__init__(venv, observation_space=spaces.Box(0.0, 1.0, (size,), dtype=np.float32))
-
-    def reset(self) -> np.ndarray:
-        return self.features(self.venv.reset())
-
-    def step_wait(self):
-        obs, rewards, dones, infos = self.venv.step_wait()
-        for info in infos:
-            if "terminal_observation" in info:
-                info["terminal_observation"] = self.features(info["terminal_observation"])
-        return self.features(obs), rewards, dones, infos
-
-
-class LivesRewardVecEnv(_MaskedWrapper):
+class LivesRewardVecEnv(MaskedVecEnvWrapper):
     """Rewards per round: −1 on the step in which the learner loses a life (or, swimming,
     goes out), 0 otherwise.
 
@@ -290,7 +136,7 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
     value = potential
 
 
-class WinRewardVecEnv(_MaskedWrapper):
+class WinRewardVecEnv(MaskedVecEnvWrapper):
     """Rewards for winning only: at the end of an episode +1 for first place, else
     ``-1 / (players - 1)`` (still zero-sum); 0 on every other step.
 

@@ -8,8 +8,10 @@
 * Each episode is one game (or round) at a table size drawn from ``table_sizes``.
   ``learner_seats`` seats (drawn at random) belong to the learning module and are the
   only agents RLlib sees; every other seat gets an opponent drawn from the pool
-  (policy names such as ``"greedy"``, model file paths, or :class:`policies.Policy`
-  objects such as frozen snapshots of the learner) and is played inside :meth:`step`.
+  (:class:`policies.pool.OpponentPool`: policy names such as ``"greedy"``, model file
+  paths, :class:`policies.Policy` objects such as frozen snapshots of the learner, or
+  callables ``(obs, mask) -> action``) and is played inside :meth:`step`. The pool and
+  the deals are seeded from ``seed`` (with the env runner's and the vector's index).
   With ``learner_seats > 1`` the learner also plays against itself, live.
 * Agent IDs are the AEC names (``"player_k"``); observations are the AEC env's
   ``{"observation", "action_mask"}`` dicts, as PettingZoo gives them.
@@ -33,7 +35,7 @@ one learner decision, the same unit as the SB3 path (:mod:`training.single_agent
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -41,10 +43,9 @@ import numpy as np
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from policies.base import Policy, make_policy
+from policies.pool import OpponentPool
 from schnauz_env.games import env_module
-
-Opponent = str | Policy
+from schnauz_env.wrappers.pool import Player, act_function, policy_of
 
 
 class TableEnv(MultiAgentEnv):
@@ -86,6 +87,8 @@ class TableEnv(MultiAgentEnv):
         self.table_sizes = sizes
         raw_env = env_module(self.game).raw_env
         self._raw = {n: raw_env(num_players=n, **rules) for n in sizes}  # validates the rules
+        #: The rules config of each table size.
+        self.configs = {n: e.config for n, e in self._raw.items()}
         self.learner_seats = int(config.get("learner_seats", 1))
         if not 1 <= self.learner_seats <= min(sizes):
             raise ValueError(
@@ -109,14 +112,15 @@ class TableEnv(MultiAgentEnv):
         }
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
         self.action_space = gym.spaces.Dict(self.action_spaces)
-        self._pool: list[Opponent] = []
-        self._weights: list[float] | None = None
-        self.set_pool(config.get("opponents", ("random",)), config.get("weights"))
         seed = config.get("seed")
-        self._rng = np.random.default_rng(
-            None if seed is None else [int(seed), self._worker, vector]
+        entropy = None if seed is None else [int(seed), self._worker, vector]
+        self._rng = np.random.default_rng(entropy)
+        # The pool seeds the opponents it builds from its own generator, not the deals'.
+        self._pool_seed = (
+            None if seed is None else int(np.random.SeedSequence(entropy).generate_state(1)[0])
         )
-        self._players: dict[tuple[int, int], Policy] = {}
+        self._pool: OpponentPool | None = None
+        self.set_pool(config.get("opponents", ("random",)), config.get("weights"))
         self.env: Any = None
         self.seat_players: list[str] = []
         self._active: set[str] = set()
@@ -125,44 +129,22 @@ class TableEnv(MultiAgentEnv):
         self.illegal_actions = 0
 
     # ------------------------------------------------------------ the pool
-    def set_pool(
-        self, opponents: Sequence[Opponent], weights: Sequence[float] | None = None
-    ) -> None:
+    def set_pool(self, opponents: Sequence[Player], weights: Sequence[float] | None = None) -> None:
         """Replace the opponent pool (used for the next episode)."""
         pool = list(opponents)
         if not pool and self.learner_seats < min(self.table_sizes):
             raise ValueError("the opponent pool is empty")
-        config = self._raw[self.table_sizes[0]].config
-        for opp in pool:  # fail now on a bad name or model file, not mid-training
-            if isinstance(opp, str):
-                make_policy(opp, game=self.game, config=config, seed=0)
-            elif not isinstance(opp, Policy):
-                raise ValueError(f"an opponent must be a policy name or a Policy, got {opp!r}")
-        if weights is not None and (
-            len(weights) != len(pool) or min(weights) < 0 or sum(weights) <= 0
-        ):
-            raise ValueError("weights must be one non-negative number per opponent, not all zero")
-        self._pool = pool
-        self._weights = None if weights is None else [float(w) for w in weights]
-        self._players = {}
+        config = self.configs[self.table_sizes[0]]  # names are checked now, not mid-training
+        self._pool = (
+            OpponentPool(pool, weights, game=self.game, config=config, seed=self._pool_seed)
+            if pool
+            else None
+        )
 
     @property
     def pool(self) -> list[str]:
         """The names of the opponents in the pool."""
-        return [self._name(o) for o in self._pool]
-
-    @staticmethod
-    def _name(opp: Opponent) -> str:
-        return opp if isinstance(opp, str) else opp.name
-
-    def _player(self, index: int, n: int) -> Policy:
-        key = (index, n)
-        if key not in self._players:
-            opp = self._pool[index]
-            if isinstance(opp, str):
-                opp = make_policy(opp, game=self.game, config=self._raw[n].config)
-            self._players[key] = opp
-        return self._players[key]
+        return [] if self._pool is None else self._pool.names
 
     # ------------------------------------------------------------ RLlib API
     def reset(
@@ -175,20 +157,19 @@ class TableEnv(MultiAgentEnv):
         rng = self._rng
         n = int(self.table_sizes[int(rng.integers(len(self.table_sizes)))])
         learners = sorted(int(s) for s in rng.choice(n, size=self.learner_seats, replace=False))
-        p = None
-        if self._weights is not None:
-            p = np.asarray(self._weights) / sum(self._weights)
-        self._seat_policy: dict[int, Callable[[np.ndarray, np.ndarray], int]] = {}
+        self._seat_policy = {}
         self.seat_players = []
         for s in range(n):
             if s in learners:
                 self.seat_players.append("learner")
                 continue
-            index = int(rng.choice(len(self._pool), p=p))
-            player = self._player(index, n)
-            player.reset(seed=int(rng.integers(2**63)))
-            self._seat_policy[s] = player.act
-            self.seat_players.append(player.name)
+            index = self._pool.pick(rng)
+            player = self._pool.player(index, self.configs[n])
+            policy = policy_of(player)
+            if policy is not None:
+                policy.reset(seed=int(rng.integers(2**63)))
+            self._seat_policy[s] = act_function(player)
+            self.seat_players.append(getattr(player, "name", None) or self._pool.name(index))
         self.env = env = self._raw[n]
         names = env.possible_agents
         for _ in range(1000):

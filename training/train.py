@@ -135,20 +135,21 @@ def train(args: Args) -> Path:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from policies.models import export_sb3, feature_transform, load_model_policy
+    from policies.pool import OpponentPool
     from schnauz_env.games import game_module
-    from training.opponents import (
-        FeatureVecEnv,
-        LivesRewardVecEnv,
-        WinChanceRewardVecEnv,
-        WinRewardVecEnv,
-    )
-    from training.single_agent import SingleAgentEnv
+    from schnauz_env.wrappers import SingleAgentEnv
+    from schnauz_env.wrappers.vec_env import FeatureVecEnv
+    from training.rewards import LivesRewardVecEnv, WinChanceRewardVecEnv, WinRewardVecEnv
 
     rules = parse_rules(args.rules)
     weights = list(args.opponent_weights) or None
     # Validate everything before any work is done.
     probe = SingleAgentEnv(
-        args.game, rules, args.table_sizes, args.opponents, weights, seed=args.seed
+        args.game,
+        rules,
+        args.table_sizes,
+        OpponentPool(args.opponents, weights, game=args.game),
+        seed=args.seed,
     )
     eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
 
@@ -164,8 +165,7 @@ def train(args: Args) -> Path:
                 args.game,
                 rules,
                 args.table_sizes,
-                args.opponents,
-                weights,
+                OpponentPool(args.opponents, weights, game=args.game),
                 seed=args.seed * 1000 + i,
                 infos=False,  # train.py reads none; SB3 deep-copies infos every step
             )
@@ -177,16 +177,15 @@ def train(args: Args) -> Path:
     mix = None
     if args.vec_env == "batched":
         from schnauz_env.batched import SchnauzVecEnv
-        from training.opponents import OpponentMix
 
         if args.game != "schnauz" or len(args.table_sizes) != 1:
             raise ValueError("--vec-env batched runs Schnauz at one table size (--table-sizes N)")
-        mix = OpponentMix(
+        mix = OpponentPool(
             args.opponents,
-            config0,
-            args.num_envs,
             weights,
+            config=config0,
             seed=args.seed,
+            num_games=args.num_envs,
             workers=args.opponent_workers,
         )
         venv = SchnauzVecEnv(num_envs=args.num_envs, config=config0, opponent=mix, seed=args.seed)
@@ -330,7 +329,7 @@ def evaluate_against(
     model_path: Path, opponent: str, game: str, config: Any, games: int, seed: int
 ) -> dict[str, float]:
     """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
-    from policies.evaluate import evaluate
+    from policies.evaluation import evaluate
     from policies.models import rules_of
 
     n = config.num_players

@@ -1,14 +1,22 @@
 """A Gymnasium single-agent view of a game: the learner owns one seat, a pool plays the rest.
 
-    from training.single_agent import SingleAgentEnv
-    env = SingleAgentEnv(game="schnauz", table_sizes=(3, 4, 5), opponents=["greedy", "expert"])
+    from policies.pool import OpponentPool
+    from schnauz_env.wrappers import SingleAgentEnv
+
+    pool = OpponentPool(["greedy", "expert"], game="schnauz")
+    env = SingleAgentEnv(game="schnauz", table_sizes=(3, 4, 5), opponents=pool)
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
 * Each episode samples a table size from ``table_sizes``, the learner's seat (or uses
   ``seat``), and an opponent for every other seat from the pool (uniformly, or by
-  ``weights``). Opponents are policy names (``"random"``, ``"greedy"``, …), model
-  file paths, :class:`policies.Policy` objects, or callables ``(obs, mask) -> action``.
+  ``weights``). Opponents are policy objects (``act(obs, mask)``, e.g.
+  :class:`policies.Policy`), callables ``(obs, mask) -> action``, or a pool of them
+  (:class:`~schnauz_env.wrappers.pool.PlayerPool`). Policy names (``"random"``,
+  ``"greedy"``, …) and model files are resolved one floor up: pass a
+  :class:`policies.pool.OpponentPool`, which takes them. Every draw (the table, the
+  seats, the seeds of the opponents it builds and reseeds each episode) comes from
+  the env's generator, so ``reset(seed=...)`` fixes the episode.
 * The environment underneath is the game's AEC ``raw_env``; the other seats' moves
   are played inside :meth:`step` until the learner is to act again or its episode
   ends. The reward is the learner's own: the sum of what the AEC env paid the
@@ -31,17 +39,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from policies.base import Policy, make_policy
 from schnauz_env.games import env_module, game_module
-
-Opponent = str | Policy | Callable[[np.ndarray, np.ndarray], int]
+from schnauz_env.wrappers.pool import Player, PlayerPool, act_function, policy_of
 
 
 class SingleAgentEnv(gym.Env):
@@ -54,7 +60,7 @@ class SingleAgentEnv(gym.Env):
         game: str = "schnauz",
         rules: dict[str, Any] | None = None,
         table_sizes: Sequence[int] = (4,),
-        opponents: Sequence[Opponent] = ("random",),
+        opponents: Sequence[Player] | PlayerPool = (),
         weights: Sequence[float] | None = None,
         seat: int | None = None,
         seed: int | None = None,
@@ -90,18 +96,16 @@ class SingleAgentEnv(gym.Env):
         if seat is not None and not all(0 <= seat < n for n in self.table_sizes):
             raise ValueError(f"seat {seat} does not exist at every table size {self.table_sizes}")
         self.seat = seat
-        if not opponents:
-            raise ValueError("the opponent pool is empty")
-        self._pool: list[Opponent] = list(opponents)
-        for opp in self._pool:  # fail now on a bad name or model file, not mid-training
-            if isinstance(opp, str):
-                make_policy(opp, game=game, config=first.config, seed=0)
-        self._weights = None if weights is None else list(weights)
-        self._check_weights()
+        if isinstance(opponents, PlayerPool):
+            if weights is not None:
+                raise ValueError("give the weights to the pool, not to SingleAgentEnv")
+            self.pool = opponents
+        else:
+            self.pool = PlayerPool(opponents, weights)
+        self.pool.validate(first.config)  # fail now on a bad name or model file, not mid-training
         self.render_mode = render_mode
         self._np_random_seed = seed
         self._rng = np.random.default_rng(seed)
-        self._policies: dict[tuple[int, int], Callable[[np.ndarray, np.ndarray], int]] = {}
         self.env: Any = None
         self.learner: str = ""
         self.opponent_names: list[str] = []
@@ -109,50 +113,16 @@ class SingleAgentEnv(gym.Env):
         self._pending = 0.0
 
     # ------------------------------------------------------------ the pool
-    def _check_weights(self) -> None:
-        if self._weights is not None and (
-            len(self._weights) != len(self._pool)
-            or min(self._weights) < 0
-            or sum(self._weights) <= 0
-        ):
-            raise ValueError("weights must be one non-negative number per opponent, not all zero")
-
-    def add_opponent(self, opponent: Opponent, weight: float | None = None) -> None:
+    def add_opponent(self, opponent: Player, weight: float | None = None) -> None:
         """Add an opponent to the pool (e.g. a frozen snapshot of the learner)."""
-        self._pool.append(opponent)
-        if self._weights is not None:
-            self._weights.append(1.0 if weight is None else weight)
-        elif weight is not None:
-            self._weights = [1.0] * (len(self._pool) - 1) + [weight]
-        self._check_weights()
+        self.pool.add(opponent, weight)
+        self.pool.validate(self._raw[self.table_sizes[0]].config)
 
-    def set_pool(
-        self, opponents: Sequence[Opponent], weights: Sequence[float] | None = None
-    ) -> None:
-        self._pool = list(opponents)
-        self._weights = None if weights is None else list(weights)
-        self._check_weights()
-        self._policies.clear()
-
-    def _player(self, index: int, n: int) -> Callable[[np.ndarray, np.ndarray], int]:
-        key = (index, n)
-        if key not in self._policies:
-            opp = self._pool[index]
-            if isinstance(opp, str):
-                opp = make_policy(
-                    opp,
-                    game=self.game,
-                    config=self._raw[n].config,
-                    seed=int(self._rng.integers(2**31)),
-                )
-            self._policies[key] = opp.act if isinstance(opp, Policy) else opp
-        return self._policies[key]
-
-    @staticmethod
-    def _name(opp: Opponent) -> str:
-        if isinstance(opp, str):
-            return opp
-        return getattr(opp, "name", type(opp).__name__)
+    def set_pool(self, opponents: Sequence[Player], weights: Sequence[float] | None = None) -> None:
+        """Replace the opponents (what the pool accepts: a :class:`PlayerPool` takes
+        players, :class:`policies.pool.OpponentPool` names too) for the next episode."""
+        self.pool.set_pool(opponents, weights)
+        self.pool.validate(self._raw[self.table_sizes[0]].config)
 
     # ------------------------------------------------------------- gym API
     def reset(
@@ -171,19 +141,17 @@ class SingleAgentEnv(gym.Env):
         seat = options.pop("seat", self.seat)
         if seat is None:
             seat = int(rng.integers(n))
-        p = None
-        if self._weights is not None:
-            w = np.asarray(self._weights, dtype=float)
-            p = w / w.sum()
-        picks = rng.choice(len(self._pool), size=n, p=p)
-        self._seat_players = {s: self._player(int(picks[s]), n) for s in range(n) if s != seat}
-        for s, play in self._seat_players.items():
+        config = self._raw[n].config
+        picks = self.pool.pick(rng, size=n)
+        players = {s: self.pool.player(int(picks[s]), config, rng) for s in range(n) if s != seat}
+        for s, player in players.items():
             # Reseed the policies from this episode's stream, so a reset seed fixes the episode.
-            owner = getattr(play, "__self__", None)
-            if isinstance(owner, Policy):
-                owner.reset(seed=int(rng.integers(2**63)) + s)
+            policy = policy_of(player)
+            if policy is not None:
+                policy.reset(seed=int(rng.integers(2**63)) + s)
+        self._seat_players = {s: act_function(p) for s, p in players.items()}
         self.opponent_names = [
-            "learner" if s == seat else self._name(self._pool[int(picks[s])]) for s in range(n)
+            "learner" if s == seat else self.pool.name(int(picks[s])) for s in range(n)
         ]
         self.env = env = self._raw[n]
         self.learner = env.possible_agents[seat]

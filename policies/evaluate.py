@@ -9,45 +9,33 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from collections.abc import Callable
 from typing import Any
 
-#: Where each name of the old module lives now.
-_MOVED = {
-    "PolicySpec": "runner",
-    "GameRecord": "runner",
-    "play_game": "runner",
-    "Matchup": "schedule",
-    "rotations": "schedule",
-    "make_schedule": "schedule",
-    "PolicyStats": "report",
-    "PairStats": "report",
-    "EvalResult": "report",
-    "summarize": "report",
-    "evaluate": "harness",
-    "build_parser": "cli",
-    "main": "cli",
-}
+
+def moved_names(old: str, new: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for the deprecated module ``old``: each name of ``new``
+    is fetched from the module ``new[name]`` with a ``DeprecationWarning`` naming it."""
+
+    def getattr_(name: str) -> Any:
+        if name not in new:
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{old}.{name} moved: import it from {new[name]}", DeprecationWarning, stacklevel=2
+        )
+        # By name, not an import statement: the project's own code imports the new path only.
+        return getattr(importlib.import_module(new[name]), name)
+
+    return getattr_
+
+
+_API = ("EvalResult", "GameRecord", "Matchup", "PairStats", "PolicySpec", "PolicyStats")
+_API += ("evaluate", "make_schedule", "play_game", "rotations", "summarize")
+_MOVED = {name: "policies.evaluation" for name in _API}
+_MOVED.update(build_parser="policies.evaluation.cli", main="policies.evaluation.cli")
 
 __all__ = sorted(_MOVED)
-
-
-def _moved(name: str, stacklevel: int) -> Any:
-    module = f"policies.evaluation.{_MOVED[name]}"
-    where = "policies.evaluation" if _MOVED[name] != "cli" else module
-    warnings.warn(
-        f"policies.evaluate.{name} moved: import it from {where}",
-        DeprecationWarning,
-        stacklevel=stacklevel + 1,
-    )
-    # By name, not an import statement: the project's own code imports the new path only.
-    return getattr(importlib.import_module(module), name)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return _moved(name, stacklevel=2)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = moved_names("policies.evaluate", _MOVED)
 
 if __name__ == "__main__":
-    raise SystemExit(_moved("main", stacklevel=1)())
+    raise SystemExit(__getattr__("main")())

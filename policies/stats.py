@@ -4,23 +4,8 @@
 ``DeprecationWarning``; import from :mod:`policies.evaluation.stats` instead.
 """
 
-from __future__ import annotations
+from policies.evaluate import moved_names
 
-import importlib
-import warnings
-from typing import Any
-
-_MOVED = ("Rating", "mean_interval", "plackett_luce_ratings", "wilson_interval")
-
-__all__ = list(_MOVED)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(
-            f"policies.stats.{name} moved: import it from policies.evaluation.stats",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module("policies.evaluation.stats"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_NAMES = ("Rating", "mean_interval", "plackett_luce_ratings", "wilson_interval")
+__all__ = list(_NAMES)
+__getattr__ = moved_names("policies.stats", dict.fromkeys(_NAMES, "policies.evaluation.stats"))

@@ -59,9 +59,11 @@ def test_every_engine_checks_actions_the_same_way(config, new_game) -> None:
     legal = state.legal_actions()
     assert state.legal_mask().tolist() == [int(a in legal) for a in range(state.num_actions)]
     assert state.clone().apply(np.int64(legal[0])) == state.clone().apply(legal[0])
-    for bad, what in ((state.num_actions, "is not an action"), ("x", "is not an action")):
+    for bad, what in ((state.num_actions, "is not an action"), (-1, "is not an action")):
         with pytest.raises(ValueError, match=f"{what}.*; legal actions: {legal[0]} "):
             state.apply(bad)
+    with pytest.raises(TypeError, match=r"an action must be an integer.*got str 'x'"):
+        state.apply("x")
     with pytest.raises(ValueError, match="decks must be a list of stacked decks"):
         new_game(config, np.random.default_rng(1), decks="7C")
 

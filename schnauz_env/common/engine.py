@@ -20,6 +20,29 @@ from schnauz_env.cards import Card, validate_deck
 S = TypeVar("S", bound="EngineState")
 L = TypeVar("L", bound="LivesState")
 
+#: How often :meth:`LivesState.determinize` (and Thirteen's) draws a deal again that
+#: contradicts what the rules tell the seat, before it keeps the last one (reached only
+#: by states no game can reach: a real game's constraints hold for most deals).
+MAX_DEAL_TRIES = 100
+
+
+def action_index(action: Any) -> int:
+    """``action`` as an ``int``: a Python or numpy integer (also a 0-d integer array).
+
+    Anything else (a float, a string, a bool, ``None``, an array of several values)
+    raises ``TypeError`` naming its type: an action is an index into the action table.
+    """
+    if type(action) is int:
+        return action
+    if isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, np.bool_):
+        arr = np.asarray(action)
+        if arr.ndim == 0 and np.issubdtype(arr.dtype, np.integer):
+            return int(arr)
+        what = f"an array of shape {arr.shape} and dtype {arr.dtype}"
+    else:
+        what = f"{type(action).__name__} {action!r}"
+    raise TypeError(f"an action must be an integer (int or numpy integer), got {what}")
+
 
 class EngineState:
     """Base of the engines' state classes (slotted; the subclass names every slot).
@@ -33,6 +56,7 @@ class EngineState:
     num_actions: ClassVar[int]
     over_phase: ClassVar[int]
 
+    n: int
     current: int
     phase: int
     game_over: bool
@@ -57,31 +81,22 @@ class EngineState:
         return action in self.legal_actions()
 
     def _checked(self, action: Any) -> int:
-        """``action`` as an ``int`` if it is legal now; ``ValueError`` naming the legal
-        actions otherwise (the state is left unchanged)."""
-        legal = self.legal_actions()
+        """``action`` as an ``int`` if it is legal now; ``TypeError`` naming its type if
+        it is no integer, ``ValueError`` naming the legal actions if it is not legal
+        (the state is left unchanged either way)."""
         if type(action) is not int:
-            if (
-                isinstance(action, (np.integer, np.ndarray))
-                and np.ndim(action) == 0
-                and np.issubdtype(np.asarray(action).dtype, np.integer)
-            ):
-                action = int(action)
-            else:
-                self._raise_illegal(action, legal)
+            action = action_index(action)
+        legal = self.legal_actions()
         if action not in legal:
             self._raise_illegal(action, legal)
         return action
 
-    def _raise_illegal(self, action: Any, legal: tuple[int, ...]) -> None:
+    def _raise_illegal(self, action: int, legal: tuple[int, ...]) -> None:
         if self.game_over or self.phase == self.over_phase:
             raise ValueError(f"action {action!r} given but the game is over; call reset()")
         names = ", ".join(f"{a} ({self.action_to_string(a)})" for a in legal)
         num = self.num_actions
-        try:
-            valid = 0 <= int(action) < num
-        except (TypeError, ValueError):
-            valid = False
+        valid = 0 <= action < num
         what = "is not legal now" if valid else f"is not an action (0..{num - 1})"
         raise ValueError(
             f"action {action!r} {what} for seat {self.current}{self._where()}; "
@@ -91,6 +106,14 @@ class EngineState:
     def _where(self) -> str:
         """Where the game stands, for the message about an illegal action."""
         return ""
+
+    def _check_seat(self, seat: Any) -> int:
+        """``seat`` as an ``int`` if it is a seat of this table; ``ValueError`` otherwise."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an integer, got {type(seat).__name__} {seat!r}")
+        if not 0 <= seat < self.n:
+            raise ValueError(f"invalid seat {seat!r}: must be a seat 0..{self.n - 1}")
+        return int(seat)
 
     def _copy(self: S, rng: np.random.Generator | None) -> S:
         """A copy sharing every slot's value, with ``rng`` or a copy of this state's
@@ -208,30 +231,56 @@ class LivesState(EngineState):
                 hidden.extend(c for c in self.hands[s] if c not in self.known[s])
         return sorted(hidden)
 
+    def sealed_seats(self, seat: int) -> list[int]:
+        """Opponents of ``seat`` whose hands the rules say cannot end the round now: the
+        game checks a hand when it is dealt or changed, and ends the round on a hand
+        that ends it (Schnauz's Fire or Schnauz, Scat's blitz). A fact every seat knows,
+        which :meth:`determinize` keeps. The base class knows of none."""
+        return []
+
+    def ends_round(self, hand: list[int]) -> bool:
+        """Whether ``hand`` would end the round at once when checked (see :meth:`sealed_seats`)."""
+        return False
+
     def determinize(self: L, seat: int, rng: np.random.Generator) -> L:
         """A copy in which every card ``seat`` cannot see is redealt at random.
 
         Other players' unknown hand cards and the stock are shuffled among
         themselves; everything ``seat`` knows (its own hand, the face-up cards, the
-        cards others are known to hold, lives, counts) is kept. The copy uses ``rng``
-        for everything random from then on (later rounds' shuffles too). This is the
+        cards others are known to hold, lives, counts) is kept, and so is what the
+        rules tell it: no hand of :meth:`sealed_seats` ends the round (a deal that
+        breaks this is drawn again, at most :data:`MAX_DEAL_TRIES` times). The copy
+        depends on ``seat``'s information and ``rng`` only: the cards dealt from the deck
+        (``deck[:pos]``, which hold the others' starting hands and blind draws) are
+        the same cards with the hidden ones replaced, in card order; and the copy uses
+        ``rng`` for everything random from then on (later rounds' shuffles and the
+        round's extra deals, which :func:`round_rng` seeds from the deck). This is the
         sampling step of information-set search.
         """
-        new = self.clone(rng=rng)
+        seat = self._check_seat(seat)
+        known = self.known
+        hidden_seats = [s for s in range(self.n) if s != seat and not self.out[s]]
+        hidden_old = {c for s in hidden_seats for c in self.hands[s] if c not in known[s]}
         pool = self.unseen_cards(seat)
-        order = rng.permutation(len(pool))
-        pool = [pool[i] for i in order]
-        k = 0
-        for s in range(self.n):
-            if s == seat or self.out[s]:
-                continue
-            hand = new.hands[s]
-            for i, c in enumerate(hand):
-                if c not in self.known[s]:
-                    hand[i] = pool[k]
-                    k += 1
-            hand.sort()
-        new.deck = new.deck[: new.pos] + pool[k:]
+        sealed = self.sealed_seats(seat)
+        for _ in range(MAX_DEAL_TRIES):
+            order = rng.permutation(len(pool))
+            shuffled = [pool[i] for i in order]
+            hands: dict[int, list[int]] = {}
+            k = 0
+            for s in hidden_seats:
+                hand = [c for c in self.hands[s] if c in known[s]]
+                m = len(self.hands[s]) - len(hand)
+                hands[s] = sorted([*hand, *shuffled[k : k + m]])
+                k += m
+            if not any(self.ends_round(hands[s]) for s in sealed):
+                break
+        new = self.clone(rng=rng)
+        for s, hand in hands.items():
+            new.hands[s] = hand
+        dealt = [c for c in self.deck[: self.pos] if c not in hidden_old]
+        dealt.extend(shuffled[:k])
+        new.deck = sorted(dealt) + shuffled[k:]
         new.pending_decks = []
         return new
 
@@ -247,13 +296,16 @@ class LivesState(EngineState):
 def first_dealer(config: Any, rng: np.random.Generator, dealer: Any) -> int:
     """The first dealer: ``dealer``, else ``config.first_dealer``, else drawn from ``rng``.
 
-    The draw is made whoever deals, so a seed fixes the decks either way."""
+    The draw is made whoever deals, so a seed fixes the decks either way; an invalid
+    ``dealer`` raises ``ValueError`` before anything is drawn."""
     n = config.num_players
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n
+    ):
+        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
     drawn = int(rng.integers(n))
     if dealer is None:
         dealer = config.first_dealer if config.first_dealer is not None else drawn
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
-        raise ValueError(f"invalid dealer {dealer!r}: must be a seat 0..{n - 1}")
     return int(dealer)
 
 
@@ -272,12 +324,16 @@ def stacked_decks(deck: Any, decks: Any, cards: Sequence[Card]) -> list[list[int
 
 
 def seat_counts(values: Any, n: int, name: str) -> list[int]:
-    """``values`` (one integer >= 0 per seat, e.g. starting lives) as ints;
-    ``ValueError`` naming ``name`` otherwise."""
-    if (
-        isinstance(values, str)
-        or len(values) != n
-        or any(not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in values)
+    """``values`` (a list of one integer >= 0 per seat, e.g. starting lives) as ints;
+    ``ValueError`` naming ``name`` otherwise (a dict, a single number or a string is
+    not such a list)."""
+    if not isinstance(values, (list, tuple, np.ndarray)):
+        raise ValueError(
+            f"{name} must list {n} integers >= 0 (one per seat) in a list, "
+            f"got {type(values).__name__} {values!r}"
+        )
+    if len(values) != n or any(
+        not isinstance(x, (int, np.integer)) or isinstance(x, bool) or x < 0 for x in values
     ):
         raise ValueError(f"{name} must list {n} integers >= 0 (one per seat), got {values!r}")
     return [int(x) for x in values]

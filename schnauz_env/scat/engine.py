@@ -228,6 +228,7 @@ class ScatState(LivesState):
         "known",
         "last_result",
         "lives",
+        "max_lives",
         "n",
         "opening_result",
         "out",
@@ -250,6 +251,9 @@ class ScatState(LivesState):
         self.n = config.num_players
         self.rng = rng
         self.lives = [config.lives] * self.n
+        #: The most lives any seat started with (``config.lives`` unless ``new_game``'s
+        #: ``lives`` gave more): the observation's scale of lives.
+        self.max_lives = config.lives
         self.out = [False] * self.n
         self.buy_ins_used = [0] * self.n
         self.dealer = 0
@@ -304,6 +308,29 @@ class ScatState(LivesState):
                 may_knock(self.config.knock_on_first_turn, self.turns, self.num_active),
             )
         ]
+
+    def sealed_seats(self, seat: int) -> list[int]:
+        """The deal and every discard before a knock check the hand: nobody who has not
+        drawn since then holds a blitz. Before a knock that is everyone but a player
+        between draw and discard; after it, the knocker and the players whose final
+        turn has not begun (a discard after the knock is not checked)."""
+        if self.phase == TURNS:
+            seats = self.active
+        elif self.phase == FINAL_TURNS:
+            seats = [] if self.knocker is None else [self.knocker]
+            s = self.current
+            for _ in range(self.final_left):
+                seats.append(s)
+                s = self.next_active(s)
+        else:
+            return []
+        busy = self.current if self.step == DISCARD else None
+        return [s for s in seats if s != seat and s != busy]
+
+    def ends_round(self, hand: list[int]) -> bool:
+        """A blitz (31, or 41 in four-card Scat, in one suit): the round ends at once."""
+        cfg = self.config
+        return len(hand) == cfg.hand_size and hand_value(hand, False) == cfg.blitz_value
 
     def hand_value(self, seat: int) -> float:
         """The value of ``seat``'s hand under this game's rules."""
@@ -539,19 +566,23 @@ def new_game(
     ``rng`` is the only source of randomness: it draws the first dealer (unless
     ``dealer`` or ``config.first_dealer`` sets it), then shuffles once per round;
     tie-break deals shuffle with the round's own generator (:func:`round_rng`), so a
-    seed fixes every round's deck whatever the players do. ``deck`` stacks the first round (52 card codes,
-    first = top); ``decks`` stacks the following deals in turn (later rounds, then
-    tie-break deals). ``lives`` sets each seat's starting lives (for puzzles and
-    tests: e.g. everyone on the bus).
+    seed fixes every round's deck whatever the players do. ``deck`` stacks the first
+    round (52 card codes, first = top); ``decks`` stacks the following deals in turn
+    (later rounds, then tie-break deals). ``lives`` sets each seat's starting lives
+    (for puzzles and tests: e.g. everyone on the bus); the observation then scales
+    lives by the most any seat starts with. Every option is checked before ``rng`` is
+    used.
 
     If the first deal already ends the round (a blitz after the deal), the state is
     in the next round and the result is ``state.opening_result``.
     """
     state = ScatState(config, rng)
-    state.dealer = first_dealer(config, rng, dealer)
+    # Every option is checked before the first draw: a refused game leaves rng untouched.
     state.pending_decks = stacked_decks(deck, decks, ALL_CARDS)
     if lives is not None:
         state.lives = seat_counts(lives, config.num_players, "lives")
+        state.max_lives = max(config.lives, *state.lives)
+    state.dealer = first_dealer(config, rng, dealer)
     state.opening_result = state._start_round()
     return state
 

@@ -39,6 +39,9 @@ class ScatView:
     """Per position, the cards that player drew from the discard pile and still holds
     (``known[0]`` is empty)."""
     lives: tuple[int, ...]
+    """Lives, read on the scale of ``config.lives``: in a game whose reset gave some seat
+    more lives than that, the vector is scaled by the largest starting lives, which it
+    does not carry."""
     on_the_bus: tuple[bool, ...]
     out: tuple[bool, ...]
     buy_ins_left: tuple[int, ...]
@@ -100,6 +103,8 @@ def decode_observation(obs: np.ndarray, config: ScatConfig) -> ScatView:
         *(frozenset(int(c) for c in np.flatnonzero(known_block[k - 1])) for k in range(1, n)),
     )
     out = tuple(not bool(seats[k, 1]) for k in range(n))
+    # The vector holds lives / the most lives any seat started with; that is
+    # config.lives unless a reset option gave some seat more (which it cannot show).
     lives = tuple(round(float(seats[k, 3]) * max(config.lives, 1)) for k in range(n))
     bus = tuple(bool(seats[k, 2]) for k in range(n))
     buy = tuple(round(float(seats[k, 4]) * config.buy_ins) for k in range(n))

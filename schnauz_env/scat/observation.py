@@ -18,8 +18,9 @@ block                  size        meaning
 ``known``              6·52        per opponent position 1..6: cards they drew from the
                                    discard pile and still hold (public knowledge)
 ``seats``              7·5         per position 0..6: at this table, still in the game,
-                                   on the bus (0 lives, still in), lives / starting lives,
-                                   buy-ins left / buy-ins (0 without the variant)
+                                   on the bus (0 lives, still in), lives / the most lives
+                                   any seat started with (``lives`` unless reset gave
+                                   more), buy-ins left / buy-ins (0 without the variant)
 ``dealer``             7           one-hot position of the dealer
 ``knocker``            7           one-hot position of the knocker (zeros: nobody knocked)
 ``to_act``             7           one-hot position of the player to act (zeros: over)
@@ -52,6 +53,12 @@ def pile_weight(depth: np.ndarray) -> np.ndarray:
     """The ``discard_pile`` value of cards ``depth`` below the top (float32 in, float32
     out): 1 for the top card, 1 − depth/52 below it."""
     return 1.0 - depth / NC
+
+
+def lives_scale(max_lives: int) -> float:
+    """The scale of the lives feature: 1 / the most lives any seat started with
+    (``ScatState.max_lives``; 1 when that is 0), so the feature stays within [0, 1]."""
+    return 1.0 / max(max_lives, 1)
 
 
 def phase_index(final: bool, discard: bool) -> int:
@@ -99,9 +106,10 @@ class ObservationEncoder:
         self._phase = s["phase"].start
         self._stock = s["stock"].start
         #: The scales of the lives and buy-ins features: ``1 / lives`` (1 when lives is
-        #: 0) and ``1 / buy_ins`` (0 without the variant).
+        #: 0) and ``1 / buy_ins`` (0 without the variant). A game whose reset gave some
+        #: seat more than ``lives`` scales lives by :func:`lives_scale` of its largest.
         self.seat_scales = (
-            1.0 / max(config.lives, 1),
+            lives_scale(config.lives),
             1.0 / config.buy_ins if config.buy_ins else 0.0,
         )
         self._lives_scale, self._buy_in_scale = self.seat_scales
@@ -123,6 +131,11 @@ class ObservationEncoder:
         lives, out, used = state.lives, state.out, state.buy_ins_used
         seats = self._seats
         buy_ins = self.config.buy_ins
+        scale = (
+            self._lives_scale
+            if state.max_lives == self.config.lives
+            else lives_scale(state.max_lives)
+        )
         for k in range(n):
             s = (seat + k) % n
             f = seats + k * SEAT_FEATURES
@@ -131,7 +144,7 @@ class ObservationEncoder:
                 ones.append(f + SEAT_IN_GAME)
                 if lives[s] == 0:
                     ones.append(f + SEAT_ON_BUS)
-                obs[f + SEAT_LIVES] = lives[s] * self._lives_scale
+                obs[f + SEAT_LIVES] = lives[s] * scale
             obs[f + SEAT_BUY_INS] = (buy_ins - used[s]) * self._buy_in_scale
             if k:
                 base = self._known + (k - 1) * NC

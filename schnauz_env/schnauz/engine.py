@@ -227,6 +227,17 @@ class SchnauzState(LivesState):
         """A new ``(14,)`` int8 mask: 1 exactly for the legal actions."""
         return _MASKS[self.legal_actions()].copy()
 
+    def sealed_seats(self, seat: int) -> list[int]:
+        """After the dealer's choice every hand in the round has been checked, and
+        each swap checks the swapper's: nobody else in the round holds Fire or Schnauz."""
+        if self.phase not in (TURNS, FINAL_CIRCLE):
+            return []
+        return [s for s in self.active if s != seat]
+
+    def ends_round(self, hand: list[int]) -> bool:
+        """Fire or Schnauz: the round ends at once with a showdown."""
+        return category_of(hand_key(hand)) >= SCHNAUZ
+
     def action_to_string(self, action: int, symbols: bool = False) -> str:
         """Name ``action`` in this state, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""
         action = int(action)
@@ -445,13 +456,15 @@ def new_game(
     ``dealer`` or ``config.first_dealer`` sets it), then shuffles once per round.
     ``deck`` stacks the first round (first element = top; exactly the variant's
     cards); ``decks`` stacks several rounds in turn. ``lives`` sets each seat's
-    starting lives (for puzzles and tests: e.g. everyone swimming).
+    starting lives (for puzzles and tests: e.g. everyone swimming). Every option is
+    checked before ``rng`` is used.
     """
     state = SchnauzState(config, rng)
-    state.dealer = first_dealer(config, rng, dealer)
+    # Every option is checked before the first draw: a refused game leaves rng untouched.
     state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if lives is not None:
         state.lives = seat_counts(lives, config.num_players, "lives")
         state.max_lives = max(config.lives, *state.lives)
+    state.dealer = first_dealer(config, rng, dealer)
     state._start_round()
     return state

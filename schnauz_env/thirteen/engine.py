@@ -41,13 +41,20 @@ kept sorted weakest first in Thirteen order.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from schnauz_env.cards import format_card, format_cards, parse_cards
-from schnauz_env.common.engine import EngineState, next_deck, seat_counts, stacked_decks
+from schnauz_env.common.engine import (
+    MAX_DEAL_TRIES,
+    EngineState,
+    next_deck,
+    seat_counts,
+    stacked_decks,
+)
 from schnauz_env.thirteen.combos import (
     ACE,
     CARD_OF,
@@ -198,6 +205,7 @@ class ThirteenState(EngineState):
         "last_result",
         "leader",
         "log",
+        "lowest_leads",
         "n",
         "opening_card",
         "passed",
@@ -235,6 +243,9 @@ class ThirteenState(EngineState):
         self.current = 0
         self.phase = OVER
         self.opening_card: int | None = None
+        #: This game's leader holds the lowest card dealt (the first game of a match): a
+        #: fact every seat knows, which :meth:`determinize` keeps.
+        self.lowest_leads = False
         self.game_over = False
         self.places: list[float | None] = [None] * self.n
         self.pending_decks: list[list[int]] = []
@@ -418,6 +429,7 @@ class ThirteenState(EngineState):
         self.hands = [sorted(dealt[s::n], key=key) for s in range(n)]
         self.undealt = list(deck[HAND_SIZE * n :])
         self.opening_card = None
+        self.lowest_leads = leader is None
         if leader is None:  # the first game: the lowest card dealt (3♠ at four players)
             low = min(dealt, key=key)
             leader = next(s for s in range(n) if low in self.hands[s])
@@ -535,31 +547,215 @@ class ThirteenState(EngineState):
 
     def determinize(self, seat: int, rng: np.random.Generator) -> ThirteenState:
         """A copy in which every card ``seat`` cannot see is redealt at random, keeping
-        each hand's size (the sampling step of information-set search). The copy uses
-        ``rng`` for everything random from then on."""
+        each hand's size and what the rules tell ``seat`` (the sampling step of
+        information-set search).
+
+        The copy depends on ``seat``'s information and ``rng`` only, and the player to
+        act always has a legal action in it (unless the game is over). Kept besides the
+        cards ``seat`` sees: in the first game of a match the leader was dealt the
+        lowest card (3♠ at four players; with the opening card still to be played, the
+        leader holds it, and once played, every weaker card is undealt); with
+        ``instant_wins`` the player to declare holds an instant win, the players before
+        it in turn order hold none, and once play has begun nobody was dealt one. Another
+        player's selection, which ``seat`` cannot see, is undone (that player starts
+        the turn again). The copy uses ``rng`` for everything random from then on.
+        """
+        seat = self._check_seat(seat)
+        hands, undealt = self._deal_unseen(seat, rng)
         new = self.clone(rng=rng)
-        pool = self.unseen_cards(seat)
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        k = 0
         key = STRENGTH.__getitem__
-        for s in range(self.n):
-            if s == seat:
-                continue
-            m = len(self.hands[s])
-            new.hands[s] = sorted(pool[k : k + m], key=key)
-            k += m
-        new.undealt = pool[k:]
+        for s, hand in hands.items():
+            new.hands[s] = sorted(hand, key=key)
+        new.undealt = undealt
         new.pending_decks = []
         if new.current != seat:
+            new.selection = []
             new._cands = None
             new._legal = None
+        if new.opening_card is not None and new.leader != seat:
+            new.opening_card = min(new.hands[new.leader], key=key)
         return new
+
+    def _deal_unseen(
+        self, seat: int, rng: np.random.Generator
+    ) -> tuple[dict[int, list[int]], list[int]]:
+        """The cards ``seat`` cannot see, dealt at random to the other hands (each keeps
+        its size) and the undealt rest, consistently with what the rules tell ``seat``
+        (see :meth:`determinize`)."""
+        pool = self.unseen_cards(seat)
+        sizes = {s: len(self.hands[s]) for s in range(self.n) if s != seat}
+        phase = self.phase
+        declarer = self.current if phase == DECLARE and self.current != seat else None
+        check_instant = self.config.instant_wins and phase != OVER
+        if not (self.lowest_leads or declarer is not None or check_instant):
+            return _deal(pool, sizes, {}, [], rng)
+        played: dict[int, list[int]] = {s: [] for s in range(self.n)}
+        for s, cards in self.log:
+            played[s].extend(cards)
+        for _ in range(MAX_DEAL_TRIES):
+            fixed: dict[int, list[int]] = {}
+            if declarer is not None:
+                win = _instant_win_hand(pool, sizes[declarer], rng)
+                if win is None:
+                    break
+                fixed[declarer] = win
+            if self.lowest_leads:
+                deal = self._deal_lowest_leads(seat, pool, sizes, fixed, played, rng)
+                if deal is None:
+                    if declarer is None:
+                        break  # no draw can help: the state contradicts the rule
+                    continue
+            else:
+                deal = _deal(pool, sizes, fixed, [], rng)
+            if not check_instant or self._instant_wins_consistent(seat, deal[0], played):
+                return deal
+        return _deal(pool, sizes, {}, [], rng)  # a state no game reaches: no constraint
+
+    def _instant_wins_consistent(
+        self, seat: int, hands: dict[int, list[int]], played: dict[int, list[int]]
+    ) -> bool:
+        """With ``instant_wins``: the player to declare holds an instant win and those
+        before it in turn order (from the leader) do not; once play has begun, nobody
+        was dealt one (a hand and the cards played from it this game)."""
+        if self.phase == DECLARE:
+            for k in range(self.n):
+                s = (self.leader + k) % self.n
+                if s == self.current:
+                    return s == seat or instant_win_of(hands[s]) is not None
+                if s != seat and instant_win_of(hands[s]):
+                    return False
+            return True
+        return not any(
+            instant_win_of([*hand, *played[s]]) for s, hand in hands.items() if hand or played[s]
+        )
+
+    def _deal_lowest_leads(
+        self,
+        seat: int,
+        pool: list[int],
+        sizes: dict[int, int],
+        fixed: dict[int, list[int]],
+        played: dict[int, list[int]],
+        rng: np.random.Generator,
+    ) -> tuple[dict[int, list[int]], list[int]] | None:
+        """A deal of ``pool`` in which the leader was dealt the lowest card: uniform
+        among such deals (given the ``fixed`` cards), or ``None`` if there is none.
+
+        The cards every seat knows were dealt (its own hand, the cards played this game,
+        the ``fixed`` ones) have a lowest, ``low``. Hidden cards weaker than ``low``
+        either all stay undealt (possible only when ``low`` is the leader's), or the
+        weakest of them the leader gets is the dealt minimum and those below it are
+        undealt. Each way is drawn with its number of completions."""
+        key = STRENGTH.__getitem__
+        leader = self.leader
+        owner: dict[int, int] = {c: seat for c in self.hands[seat]}
+        for s, cards in (*played.items(), *fixed.items()):
+            owner.update(dict.fromkeys(cards, s))
+        low = min(owner, key=key)
+        taken = {c for cards in fixed.values() for c in cards}
+        free = sorted((c for c in pool if c not in taken), key=key)
+        below = sum(1 for c in free if STRENGTH[c] < STRENGTH[low])
+        room = {s: sizes[s] - len(fixed.get(s, ())) for s in sizes}
+        undealt = len(free) - sum(room.values())
+        free_lead = room.get(leader, 0)
+        # (weight, cards kept undealt from the weakest up, whether the leader gets the next)
+        ways: list[tuple[int, int, bool]] = []
+        if owner[low] == leader and undealt >= below:
+            ways.append((_ways(len(free) - below, undealt - below, room), below, False))
+        opening_played = self.config.opening == "include" and self.opening_card is None
+        if free_lead and not opening_played:
+            room_lead = {**room, leader: free_lead - 1}
+            for j in range(min(below - 1, undealt) + 1):
+                ways.append((_ways(len(free) - j - 1, undealt - j, room_lead), j, True))
+        total = sum(w for w, _, _ in ways)
+        if not total:
+            return None
+        pick = ways[int(rng.choice(len(ways), p=[w / total for w, _, _ in ways]))]
+        _, j, lead_gets = pick
+        held = {s: list(cards) for s, cards in fixed.items()}
+        if lead_gets:
+            held.setdefault(leader, []).append(free[j])
+            rest = free[j + 1 :]
+        else:
+            rest = free[j:]
+        return _deal(rest, sizes, held, free[:j], rng)
 
     def __repr__(self) -> str:
         return (
             f"ThirteenState(game={self.game}, phase={PHASE_NAMES[self.phase]!r}, "
             f"current={self.current}, cards_left={self.cards_left}, scores={self.scores})"
         )
+
+
+def _deal(
+    cards: list[int],
+    sizes: dict[int, int],
+    held: dict[int, list[int]],
+    undealt: list[int],
+    rng: np.random.Generator,
+) -> tuple[dict[int, list[int]], list[int]]:
+    """``cards`` shuffled by ``rng`` and dealt to fill each seat's hand to ``sizes[s]``
+    (on top of the cards it already ``held``), in seat order; the rest join ``undealt``."""
+    order = rng.permutation(len(cards))
+    shuffled = [cards[i] for i in order]
+    hands: dict[int, list[int]] = {}
+    k = 0
+    for s in sorted(sizes):
+        have = held.get(s, [])
+        m = sizes[s] - len(have)
+        hands[s] = [*have, *shuffled[k : k + m]]
+        k += m
+    return hands, [*undealt, *shuffled[k:]]
+
+
+def _ways(cards: int, undealt: int, room: dict[int, int]) -> int:
+    """The number of ways to deal ``cards`` distinct cards into ``room[s]`` per seat and
+    ``undealt`` left over (0 if they do not fit exactly)."""
+    parts = [undealt, *room.values()]
+    if min(parts) < 0 or sum(parts) != cards:
+        return 0
+    ways = math.factorial(cards)
+    for p in parts:
+        ways //= math.factorial(p)
+    return ways
+
+
+def _instant_win_hand(pool: list[int], size: int, rng: np.random.Generator) -> list[int] | None:
+    """A hand of ``size`` cards from ``pool`` drawn uniformly among the instant wins
+    (four 2s or a dragon; see :func:`instant_win_of`), or ``None`` if there is none.
+
+    Only a dealt hand (13 cards) can be declared, so other sizes have none."""
+    if size != HAND_SIZE:
+        return None
+    by_rank: list[list[int]] = [[] for _ in range(TWO + 1)]
+    for c in pool:
+        by_rank[STRENGTH[c] >> 2].append(c)
+    twos = by_rank[TWO]
+    others = [c for c in pool if STRENGTH[c] >> 2 != TWO]
+    counts = [len(by_rank[r]) for r in range(ACE + 1)]
+    every_rank = math.prod(counts)
+    # (weight, kind): "twos" = four 2s and 9 other cards; rank r = a dragon with two
+    # cards of rank r (TWO: a dragon with one 2 besides its twelve ranks)
+    kinds: list[tuple[int, str | int]] = []
+    if len(twos) == 4:
+        kinds.append((math.comb(len(others), size - 4), "twos"))
+    if every_rank:
+        kinds.append((every_rank * len(twos), TWO))
+        kinds.extend((every_rank // counts[r] * math.comb(counts[r], 2), r) for r in range(ACE + 1))
+    total = sum(w for w, _ in kinds)
+    if not total:
+        return None
+    _, kind = kinds[int(rng.choice(len(kinds), p=[w / total for w, _ in kinds]))]
+    if kind == "twos":
+        picks = rng.choice(len(others), size - 4, replace=False)
+        return [*twos, *(others[int(i)] for i in picks)]
+    hand = []
+    for r in range(TWO + 1):
+        take = (r == kind) + (r != TWO)
+        if take:
+            picks = rng.choice(len(by_rank[r]), take, replace=False)
+            hand.extend(by_rank[r][int(i)] for i in picks)
+    return hand
 
 
 def new_game(

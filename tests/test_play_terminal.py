@@ -65,7 +65,7 @@ class Screen:
         return ANSI.sub("", "".join(self.parts))
 
 
-def spawn(*args: str) -> tuple[pexpect.spawn, Screen]:
+def spawn(*args: str, dimensions: tuple[int, int] = (50, 120)) -> tuple[pexpect.spawn, Screen]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color")
     for var in ("NO_COLOR", "COLUMNS", "LINES"):
         env.pop(var, None)
@@ -74,7 +74,7 @@ def spawn(*args: str) -> tuple[pexpect.spawn, Screen]:
         ["-m", "schnauz_env.play.cli", "play", *args],
         encoding="utf-8",
         timeout=TIMEOUT,
-        dimensions=(50, 120),
+        dimensions=dimensions,
         env=env,
         # A shell that starts a job in the background (e.g. `.ci/run &`) hands it SIGINT
         # ignored, and Python then never turns Ctrl-C into KeyboardInterrupt: give the

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -58,7 +59,9 @@ class Screen:
 
     Subclasses name the game and implement :meth:`table`, :meth:`moves`,
     :meth:`results`; :meth:`parse` turns typed text into actions, giving
-    :class:`BadInput` with a helpful message otherwise.
+    :class:`BadInput` with a helpful message otherwise. ``compact=True`` asks
+    :meth:`table` and :meth:`menu` for the layout of a small terminal (80×24):
+    no blank lines, the moves side by side, long notes left to ``?``.
     """
 
     game = "card game"
@@ -82,7 +85,7 @@ class Screen:
     def header(self, state: Any) -> Text:
         raise NotImplementedError
 
-    def table(self, state: Any) -> RenderableType:
+    def table(self, state: Any, compact: bool = False) -> RenderableType:
         raise NotImplementedError
 
     def moves(self, state: Any) -> list[Move]:
@@ -132,8 +135,15 @@ class Screen:
         """Shown when the person types ``?``."""
         return None
 
-    def menu(self, state: Any) -> RenderableType:
+    def menu(self, state: Any, compact: bool = False) -> RenderableType:
+        """The legal moves, one per line with their notes; ``compact``: side by side,
+        numbered down the columns, with only the short notes."""
         moves = self.moves(state)
+        if compact:
+            return Group(
+                Text("Your move:", style="bold"),
+                Columns(compact_cells(moves), padding=(0, 3), column_first=True),
+            )
         grid = Table.grid(padding=(0, 2))
         grid.add_column(justify="right", style="bold cyan", no_wrap=True)
         grid.add_column()
@@ -270,6 +280,32 @@ class LivesScreen(Screen):
         reason = self.reasons.get(result.reason, result.reason)
         title = f"Showdown · round {result.round + 1} · {reason}"
         return Panel(Group(grid, *notes), title=title, title_align="left", border_style="yellow")
+
+
+#: The longest note a compact menu keeps beside its move (the value after a swap, ...).
+SHORT_NOTE = 24
+
+
+def short_note(note: Text | str) -> Text:
+    """``note`` if it is short enough for a compact menu, else nothing."""
+    text = Text(note) if isinstance(note, str) else note.copy()
+    return text if text.cell_len <= SHORT_NOTE else Text("")
+
+
+def compact_cells(moves: Sequence[Move]) -> list[Text]:
+    """One cell per move for a compact menu: keys, label and a short note, the keys
+    right-aligned to one width so that the columns line up."""
+    width = max((len(" / ".join(m.keys)) for m in moves), default=0)
+    cells = []
+    for m in moves:
+        cell = Text(" / ".join(m.keys).rjust(width), style="bold cyan", end="")
+        cell.append("  ").append_text(Text(m.label) if isinstance(m.label, str) else m.label)
+        note = short_note(m.note)
+        if note:
+            note.style = "dim"
+            cell.append("  ").append_text(note)
+        cells.append(cell)
+    return cells
 
 
 def seat_grid() -> Table:

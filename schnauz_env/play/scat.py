@@ -55,7 +55,7 @@ class ScatScreen(LivesScreen):
             self._before_draw = list(state.hands[seat]) if action == DRAW_STOCK else None
         return state.action_to_string(action, symbols=True)
 
-    def table(self, state: ScatState) -> RenderableType:
+    def table(self, state: ScatState, compact: bool = False) -> RenderableType:
         me = self.seat
         pile = Text("Discard pile: ", style="bold")
         if state.pile:
@@ -77,7 +77,7 @@ class ScatScreen(LivesScreen):
         if state.current == me and state.step == DISCARD and self._before_draw is not None:
             drawn = [c for c in state.hands[me] if c not in self._before_draw]
             lines.append(Text("You drew ").append_text(cards_text(drawn)))
-        return Group(*lines, Text(""), self.seat_table(state))
+        return Group(*lines, *([] if compact else [Text("")]), self.seat_table(state))
 
     def moves(self, state: ScatState) -> list[Move]:
         legal = state.legal_actions()

@@ -3,10 +3,12 @@ with its value, and a menu of your legal moves named by the engine."""
 
 from __future__ import annotations
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
-from schnauz_env.play.common import LivesScreen, Move, cards_text
+from schnauz_env.play.common import LivesScreen, Move, card_text, cards_text, compact_cells
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
     EXCHANGE,
@@ -18,6 +20,7 @@ from schnauz_env.schnauz.engine import (
     SWAP_BASE,
     RoundResult,
     SchnauzState,
+    swap_action,
 )
 from schnauz_env.schnauz.hands import hand_label
 
@@ -47,7 +50,7 @@ class SchnauzScreen(LivesScreen):
     def label_hand(self, state: SchnauzState, cards: list[int]) -> str:
         return hand_label(cards)
 
-    def table(self, state: SchnauzState) -> RenderableType:
+    def table(self, state: SchnauzState, compact: bool = False) -> RenderableType:
         if state.table:
             table_line = Text("Table: ", style="bold").append_text(cards_text(state.table))
         else:
@@ -66,7 +69,7 @@ class SchnauzScreen(LivesScreen):
                     style="red",
                 )
             )
-        return Group(*lines, Text(""), self.seat_table(state))
+        return Group(*lines, *([] if compact else [Text("")]), self.seat_table(state))
 
     def _after(self, state: SchnauzState, action: int) -> Text:
         """The value of your hand after ``action`` (played on a copy by the engine)."""
@@ -110,6 +113,38 @@ class SchnauzScreen(LivesScreen):
                 moves.append(Move((str(number), key), state.action_to_string(a, True), (a,), note))
                 number += 1
         return moves
+
+    def menu(self, state: SchnauzState, compact: bool = False) -> RenderableType:
+        """``compact``: the nine swaps as a grid (your cards down, the table's across,
+        each cell the move's number and your hand's value after it), the rest on one line."""
+        if not compact or state.phase == DEALER_CHOICE:
+            return super().menu(state, compact)
+        moves = self.moves(state)
+        swaps = {m.actions[0]: m for m in moves if SWAP_BASE <= m.actions[0] < SWAP_ALL}
+        others = [m for m in moves if m.actions[0] not in swaps]
+        parts: list[RenderableType] = [Text("Your move:", style="bold")]
+        if swaps:
+            hand = state.hands[self.seat]
+            grid = Table.grid(padding=(0, 3))
+            for _ in range(len(state.table) + 1):
+                grid.add_column(no_wrap=True)
+            grid.add_row(
+                Text("swap your", style="dim"),
+                *(Text("for ").append_text(card_text(c)) for c in state.table),
+            )
+            for i, card in enumerate(hand):
+                cells: list[Text] = []
+                for j in range(len(state.table)):
+                    m = swaps.get(swap_action(i, j))
+                    if m is None:
+                        cells.append(Text(""))
+                        continue
+                    cell = Text(m.keys[0].rjust(2), style="bold cyan")
+                    cells.append(cell.append(" ").append_text(m.note))  # type: ignore[arg-type]
+                grid.add_row(Text("     ").append_text(card_text(card)), *cells)
+            parts.append(grid)
+        parts.append(Columns(compact_cells(others), padding=(0, 3)))
+        return Group(*parts)
 
     def results(self, result: RoundResult, state: SchnauzState) -> RenderableType:
         outcomes = {}

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
@@ -20,6 +20,9 @@ from schnauz_env.play.common import BadInput, Screen, place_name
 
 #: How many of the latest moves the screen repeats above your menu.
 LOG_LINES = 14
+#: Lines kept free below your turn's screen: the prompt, an answer to a bad move (up to
+#: two lines), the prompt again.
+PROMPT_LINES = 4
 
 
 class Quit(Exception):
@@ -59,6 +62,7 @@ class PlaySession:
         self.log: list[Text] = []
         self._last_result: Any = None
         self._watching = False
+        self._warned_small = False
 
     # ------------------------------------------------------------------ loop
     def run(self) -> int:
@@ -67,7 +71,7 @@ class PlaySession:
         for bot in self.bots.values():
             bot.reset()
         state = env.game
-        self.console.print(self._banner())
+        self.say(self._banner())
         opening = getattr(state, "opening_result", None)
         if opening is not None:  # Scat: the first deal already ended the round
             self._show_result(opening)
@@ -88,9 +92,7 @@ class PlaySession:
                     self._pause(self.speed)
             if not self._watching and self.screen.is_out(state) and not state.game_over:
                 self._watching = True
-                self.console.print(
-                    Text("You are out of the game; the bots play on.", style="bold red")
-                )
+                self.say(Text("You are out of the game; the bots play on.", style="bold red"))
                 self.ask("Press Enter to watch the rest (q quits) ")
         place = state.places[self.seat]
         verdict = Text("")
@@ -136,7 +138,7 @@ class PlaySession:
             who = self.screen.subject(seat)
             line = Text.assemble((who, "bold" if seat == self.seat else "cyan"), f": {said}")
             self.log.append(line)
-            self.console.print(line)
+            self.say(line)
             shown = True
         result = state.last_result
         if result is not None and result is not self._last_result:
@@ -165,6 +167,11 @@ class PlaySession:
         if text.strip().lower() in ("q", "quit", "exit"):
             raise Quit
 
+    def say(self, text: Text) -> None:
+        """Print a message wrapped one column short of the terminal's width: a line that
+        fills the last column makes some terminals wrap early and show a blank line."""
+        self.console.print(text, width=max(20, self.console.width - 1))
+
     def _pause(self, seconds: float) -> None:
         if seconds > 0:
             time.sleep(seconds)
@@ -174,18 +181,58 @@ class PlaySession:
         state = self.env.game
         if self.clear and self.console.is_terminal:
             self.console.clear()
-        parts: list[Any] = [self.screen.table(state)]
+        self.console.print(self.turn_screen(state))
+
+    def turn_screen(self, state: Any) -> RenderableType:
+        """What you see at your turn: the table in a panel, the moves since your last
+        turn, your menu. In a terminal too small for that (80×24 with five bots, say),
+        the compact layout: no panel and no blank lines, the moves side by side, and the
+        latest moves since your turn on as few lines as fit, above the prompt."""
+        screen = self.screen
+        parts: list[Any] = [screen.table(state)]
         if self.log:
             parts += [Text(""), Text("Since your last move:", style="dim"), *self.log[-LOG_LINES:]]
-        self.console.print(
+        full = Group(
             Panel(
-                Group(*parts),
-                title=self.screen.header(state),
-                title_align="left",
-                border_style="blue",
-            )
+                Group(*parts), title=screen.header(state), title_align="left", border_style="blue"
+            ),
+            screen.menu(state),
         )
-        self.console.print(self.screen.menu(state))
+        room = self.console.height - PROMPT_LINES
+        if not self.console.is_terminal or self._height(full) <= room:
+            return full
+        header = screen.header(state)
+        header.stylize("reverse")
+        table, menu = screen.table(state, compact=True), screen.menu(state, compact=True)
+        free = room - self._height(Group(header, table, menu))
+        log = self._compact_log(free)
+        if free < 0 and not self._warned_small:
+            self._warned_small = True
+            size = self.console.size
+            header.append(
+                f"  (a {size.width}×{size.height} terminal is too small: the game needs "
+                f"{size.height - free} lines)",
+                style="bold red",
+            )
+        return Group(header, table, *([log] if log is not None else []), menu)
+
+    def _compact_log(self, lines: int) -> Text | None:
+        """The latest moves since your turn, run together on at most ``lines`` lines."""
+        if not self.log or lines <= 0:
+            return None
+        entries = self.log[-LOG_LINES:]
+        dropped = len(self.log) - len(entries)
+        while entries:
+            text = Text("… " if dropped else "", style="dim").append_text(Text(" · ").join(entries))
+            if self._height(text) <= lines:
+                return text
+            entries = entries[1:]
+            dropped += 1
+        return None
+
+    def _height(self, renderable: RenderableType) -> int:
+        """How many lines ``renderable`` takes on this console."""
+        return len(self.console.render_lines(renderable, self.console.options, pad=False))
 
     def _ask_move(self) -> tuple[int, ...]:
         state = self.env.game
@@ -199,9 +246,9 @@ class PlaySession:
             if typed in ("?", "help"):
                 extra = self.screen.extra_help(state)
                 self.console.print(extra if extra is not None else self.screen.menu(state))
-                self.console.print(Text(self.screen.help_line(state), style="dim"))
+                self.say(Text(self.screen.help_line(state), style="dim"))
                 continue
             try:
                 return self.screen.parse(state, text)
             except BadInput as err:
-                self.console.print(Text(str(err), style="bold red"))
+                self.say(Text(str(err), style="bold red"))

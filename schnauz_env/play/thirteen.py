@@ -49,7 +49,7 @@ class ThirteenScreen(Screen):
             return None  # choosing the cards of a play, one by one: nobody sees that
         return state.action_to_string(action, symbols=True)
 
-    def table(self, state: ThirteenState) -> RenderableType:
+    def table(self, state: ThirteenState, compact: bool = False) -> RenderableType:
         me = self.seat
         if state.table and state.table_combo is not None:
             beat = Text("To beat: ", style="bold").append_text(cards_text(state.table))
@@ -94,7 +94,7 @@ class ThirteenScreen(Screen):
                 str(state.scores[s]),
                 Text(" ").join(notes),
             )
-        return Group(*lines, Text(""), grid)
+        return Group(*lines, *([] if compact else [Text("")]), grid)
 
     def _plays(self, state: ThirteenState) -> list[list[int]]:
         """Every legal play, shortest and weakest first."""
@@ -133,8 +133,8 @@ class ThirteenScreen(Screen):
             )
         return moves
 
-    def menu(self, state: ThirteenState) -> RenderableType:
-        parts = [super().menu(state)]
+    def menu(self, state: ThirteenState, compact: bool = False) -> RenderableType:
+        parts = [super().menu(state, compact)]
         more = len(state.legal_plays()) - MAX_LISTED
         if state.phase != DECLARE:
             tail = f"… and {more} more {'play' if more == 1 else 'plays'}. " if more > 0 else ""

@@ -221,3 +221,29 @@ def test_ctrl_c_at_the_prompt_says_goodbye(tmp_path):
     out = screen.text()
     assert child.exitstatus == 130
     assert out.rstrip().endswith("Goodbye.") and "Traceback" not in out
+
+
+def test_keys_typed_ahead_do_not_skip_the_showdown(tmp_path):
+    """Enter pressed before "Press Enter to continue" appears is dropped: the showdown
+    waits for a key pressed after it, and no stray key reaches the next prompt."""
+    config = build_config("schnauz", 2, {"lives": 1})
+    child, screen = spawn(
+        *("--players", "2", "--seed", "4", "--speed", "0", "--rules", "lives=1"),
+        *("--opponents", random_model(tmp_path, "schnauz", config)),
+    )
+    while True:  # to your first turn where you may knock
+        child.expect(PROMPT)
+        if "k  knock" not in ANSI.sub("", child.before):
+            child.sendline("1")
+            continue
+        # knock and, in the same keystrokes, Enter three times: typed ahead of the showdown
+        child.send("k\r\r\r")
+        break
+    child.expect(CONTINUE)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    out = screen.text()
+    after = out[out.index("Showdown") :]
+    assert "Goodbye." in after and "Traceback" not in out
+    assert "Your move:" not in after and "Type a move" not in after, after

@@ -7,6 +7,7 @@ same ``step``. The screen shows the table from the person's seat only.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,24 @@ LOG_LINES = 14
 #: Lines kept free below your turn's screen: the prompt, an answer to a bad move (up to
 #: two lines), the prompt again.
 PROMPT_LINES = 4
+
+
+def flush_input() -> None:
+    """Drop the keys typed ahead on a terminal's input (nothing when it is not one)."""
+    try:
+        if not sys.stdin.isatty():
+            return
+    except (AttributeError, ValueError):  # no stdin, or a closed one
+        return
+    try:
+        import termios
+    except ImportError:  # Windows
+        import msvcrt
+
+        while msvcrt.kbhit():
+            msvcrt.getwch()
+        return
+    termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 class Quit(Exception):
@@ -58,7 +77,7 @@ class PlaySession:
         self.seed = seed
         self.clear = clear
         self.note = note
-        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.ask = ask or self._ask_terminal
         self.log: list[Text] = []
         self._last_result: Any = None
         self._watching = False
@@ -166,6 +185,12 @@ class PlaySession:
         text = self.ask("Press Enter to continue (q quits) ")
         if text.strip().lower() in ("q", "quit", "exit"):
             raise Quit
+
+    def _ask_terminal(self, prompt: str) -> str:
+        """Read a line at ``prompt``, ignoring whatever was typed before it appeared: a key
+        pressed while the bots played must not answer "Press Enter" and skip a showdown."""
+        flush_input()
+        return self.console.input(prompt)
 
     def say(self, text: Text) -> None:
         """Print a message wrapped one column short of the terminal's width: a line that

@@ -37,8 +37,8 @@ def states(game: str, n: int, seed: int, steps: int = 400):
         state.apply(int(rng.choice(legal)))
 
 
-def render(renderable) -> str:
-    console = Console(file=io.StringIO(), width=120, color_system=None)
+def render(renderable, width: int = 120) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
     console.print(renderable)
     return console.file.getvalue()
 
@@ -262,3 +262,83 @@ def test_the_default_opponent_is_the_shipped_model_else_expert(tmp_path, monkeyp
     assert lineup.names == {1: "model schnauz_random", 2: "model schnauz_random"}
     assert "trained model shipped" in lineup.note
     assert str(path).endswith(".npz")
+
+
+def schnauz_deal(cards: str, n: int = 2, **rules):
+    """A Schnauz game whose first deal is stacked: seat 0's three cards, then seat 1's
+    ..., then the three table cards (seat n-1 deals)."""
+    from schnauz_env.cards import parse_cards
+    from schnauz_env.schnauz import SchnauzConfig, new_game
+
+    config = SchnauzConfig(num_players=n, **rules)
+    first = list(parse_cards(cards))
+    rest = [c for c in config.deck_cards if c not in first]
+    return new_game(config, np.random.default_rng(0), deck=first + rest, dealer=n - 1)
+
+
+def test_a_tie_broken_by_suit_is_explained():
+    from schnauz_env.schnauz import KEEP, KNOCK, PASS
+
+    state = schnauz_deal("10S JS 7D  10D KD 8C  9H QC AC")
+    state.apply(KEEP)
+    state.apply(KNOCK)
+    result = state.apply(PASS)
+    assert result.losers == [1] and result.labels == {0: "20 ♠", 1: "20 ♦"}
+    text = render(SchnauzScreen(["You", "bob"], 0).results(result, state), width=400)
+    assert "Tie broken: your 20 ♠ beats bob (seat 1)'s 20 ♦, because equal points" in text
+    assert "decided by the scoring suit (♣ > ♠ > ♥ > ♦)" in text
+
+
+def test_a_knock_cut_short_by_schnauz_is_explained():
+    from schnauz_env.schnauz import KEEP, KNOCK
+
+    state = schnauz_deal("7D 8D 9C  AH KH 7C  QH 8S 9S")
+    state.apply(KEEP)
+    state.apply(KNOCK)
+    swap = next(  # seat 1's last turn: the swap that makes Schnauz (A♥ K♥ Q♥)
+        a for a in state.legal_actions() if "7♣ (hand) for Q♥" in state.action_to_string(a, True)
+    )
+    result = state.apply(swap)
+    assert result.reason == "instant" and result.knocker == 0
+    text = render(SchnauzScreen(["You", "bob"], 0).results(result, state), width=400)
+    assert "You knocked, but bob (seat 1)'s Schnauz" in text
+    assert "ended the round at once" in text
+
+
+def test_swimming_and_on_the_bus_are_explained_once():
+    state = schnauz_deal("7D 8D 9C  AH KH 7C  QH 8S 9S", lives=0)
+    screen = SchnauzScreen(["You", "bob"], 0)
+    (note,) = screen.explain(state)
+    assert note.plain.startswith("swimming: no lives left") and "puts that player out" in note.plain
+    assert screen.explain(state) == []
+    # ... or in the first showdown that says "now swimming"
+    scat = ScatScreen(["You", "bob", "eve"], 0)
+    for state in states("scat", 3, seed=3, steps=2000):
+        result = state.last_result
+        if result is not None and any(result.lives_after[s] == 0 for s in result.losers):
+            text = render(scat.results(result, state), width=400)
+            assert "now on the bus" in text and "on the bus: no lives left" in text
+            assert render(scat.results(result, state), width=400).count("no lives left") == 0
+            break
+    else:
+        pytest.fail("nobody got on the bus")
+
+
+def test_scat_says_why_a_knocker_paid_double_or_a_tie_cost_both():
+    seen = set()
+    for seed in range(40):
+        for state in states("scat", 3, seed=seed, steps=3000):
+            result = state.last_result
+            if result is None or result.blitz_holders:
+                continue
+            text = render(ScatScreen(["a", "b", "c"], 0).results(result, state), width=400)
+            k = result.knocker
+            if k is not None and result.losses.get(k) == 2:
+                assert "knocked and had the lowest hand: a knocker pays double" in text
+                seen.add("double")
+            if list(result.values.values()).count(min(result.values.values())) > 1:
+                assert "Tie for the lowest value" in text and "no suit tie-breaks" in text
+                seen.add("tie")
+        if seen == {"double", "tie"}:
+            return
+    pytest.fail(f"only saw {seen}")

@@ -72,6 +72,8 @@ class Screen:
     def __init__(self, names: Sequence[str], seat: int) -> None:
         self.names = list(names)
         self.seat = seat
+        #: The words already explained on this screen (see :meth:`explain`).
+        self.explained: set[str] = set()
 
     def who(self, seat: int) -> str:
         """A seat in a sentence: ``"you"`` or ``"expert (seat 2)"``."""
@@ -80,6 +82,10 @@ class Screen:
     def subject(self, seat: int) -> str:
         """A seat starting a sentence: ``"You"`` or ``"expert (seat 2)"``."""
         return "You" if seat == self.seat else self.who(seat)
+
+    def possessive(self, seat: int) -> str:
+        """``"your"`` or ``"expert (seat 2)'s"``."""
+        return "your" if seat == self.seat else f"{self.who(seat)}'s"
 
     # --------------------------------------------------------------- to draw
     def header(self, state: Any) -> Text:
@@ -98,6 +104,11 @@ class Screen:
         """What the table sees when ``seat`` plays ``action`` (called before it is applied);
         ``None`` for steps nobody would notice."""
         return state.action_to_string(action, symbols=True)
+
+    def explain(self, state: Any) -> list[Text]:
+        """Game words that appear on the turn screen of ``state`` for the first time,
+        each explained once (the caller shows them with the table)."""
+        return []
 
     def is_showdown(self, result: Any) -> bool:
         """Whether ``result`` deserves a pause (a showdown, a game's end)."""
@@ -199,6 +210,8 @@ class LivesScreen(Screen):
 
     #: What having no lives left is called (``"swimming"``, ``"on the bus"``).
     zero_lives = ""
+    #: What it means, said the first time it appears.
+    zero_meaning = ""
     #: How a round ended, by result ``reason``, for the showdown's title.
     reasons: dict[str, str] = {}
 
@@ -259,6 +272,19 @@ class LivesScreen(Screen):
             )
         return grid
 
+    def explain(self, state: Any) -> list[Text]:
+        if any(state.lives[s] == 0 and not state.out[s] for s in range(state.n)):
+            note = self.explain_zero()
+            return [note] if note is not None else []
+        return []
+
+    def explain_zero(self) -> Text | None:
+        """What :attr:`zero_lives` means, the first time it is used; then ``None``."""
+        if not self.zero_meaning or "zero" in self.explained:
+            return None
+        self.explained.add("zero")
+        return Text.assemble((self.zero_lives, "bold cyan"), f": {self.zero_meaning}")
+
     def deal_text(self, deal: dict[int, list[str]]) -> str:
         """A showdown-only deal (seat -> card codes) in a sentence."""
         return "; ".join(f"{self.who(int(s))}: {' '.join(c)}" for s, c in deal.items())
@@ -277,6 +303,10 @@ class LivesScreen(Screen):
                 Text(result.labels[s], style="bold"),
                 outcomes[s],
             )
+        if any(result.lives_after[s] == 0 and s not in result.went_out for s in result.losers):
+            meaning = self.explain_zero()
+            if meaning is not None:
+                notes = [*notes, meaning]
         reason = self.reasons.get(result.reason, result.reason)
         title = f"Showdown · round {result.round + 1} · {reason}"
         return Panel(Group(grid, *notes), title=title, title_align="left", border_style="yellow")

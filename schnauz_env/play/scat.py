@@ -32,6 +32,7 @@ _REASONS = {
 class ScatScreen(LivesScreen):
     game = "Scat"
     zero_lives = "on the bus"
+    zero_meaning = "no lives left, still in the game; losing one more round puts that player out."
     reasons = _REASONS
     fixed_keys = {
         "s": (DRAW_STOCK, "draw from the stock"),
@@ -144,8 +145,45 @@ class ScatScreen(LivesScreen):
             if s in result.blitz_holders:
                 outcome.append("  31!", style="bold yellow")
             outcomes[s] = outcome
-        notes = [
+        notes = self.why(result)
+        notes += [
             Text(f"tie-break deal {k + 1}: {self.deal_text(deal)}", style="dim")
             for k, deal in enumerate(result.tie_break)
         ]
         return self.showdown(result, outcomes, notes)
+
+    def why(self, result: RoundResult) -> list[Text]:
+        """Why the round went as it did: a blitz (that may cut a knock short), a tie for
+        the lowest value, the knocker safe on a tie or paying double."""
+        notes = []
+        k = result.knocker
+        if result.blitz_holders:
+            holder = result.blitz_holders[0]
+            text = f"{self.possessive(holder).capitalize()} blitz ({result.labels[holder]})"
+            if k is not None and result.reason == "blitz":
+                text = f"{self.subject(k)} knocked, but {self.possessive(holder)} blitz ({result.labels[holder]})"
+            notes.append(
+                Text(
+                    f"{text} ended the round at once: everyone else loses a life.",
+                    style="yellow",
+                )
+            )
+            return notes
+        low = min(result.values.values())
+        lowest = [s for s in result.hands if result.values[s] == low]
+        if len(lowest) > 1:
+            tied = " and ".join(self.who(s) for s in lowest)
+            text = f"Tie for the lowest value ({tied}): Scat has no suit tie-breaks, so"
+            if k in lowest:
+                text += f" the knocker, {self.who(k)}, is safe and the others tied lose."
+            else:
+                text += " each of them loses."
+            notes.append(Text(text, style="yellow"))
+        elif k is not None and result.losses.get(k, 0) == 2:
+            notes.append(
+                Text(
+                    f"{self.subject(k)} knocked and had the lowest hand: a knocker pays double.",
+                    style="yellow",
+                )
+            )
+        return notes

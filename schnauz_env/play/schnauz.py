@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from schnauz_env.play.common import LivesScreen, Move, card_text, cards_text, compact_cells
+from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
     EXCHANGE,
@@ -22,7 +23,15 @@ from schnauz_env.schnauz.engine import (
     SchnauzState,
     swap_action,
 )
-from schnauz_env.schnauz.hands import hand_label
+from schnauz_env.schnauz.hands import (
+    POINTS,
+    SCHNAUZ,
+    THIRTY_HALF,
+    best_suit_points,
+    category_of,
+    hand_key,
+    hand_label,
+)
 
 _REASONS = {
     "knock": "after a knock",
@@ -35,6 +44,7 @@ _REASONS = {
 class SchnauzScreen(LivesScreen):
     game = "Schnauz"
     zero_lives = "swimming"
+    zero_meaning = "no lives left, still in the game; losing one more round puts that player out."
     reasons = _REASONS
     fixed_keys = {
         "k": (KNOCK, "knock"),
@@ -163,13 +173,71 @@ class SchnauzScreen(LivesScreen):
             if s == result.fire_holder:
                 outcome.append("  Fire!", style="bold yellow")
             outcomes[s] = outcome
-        notes = [
+        notes = self.why(result, state.config)
+        notes += [
             Text(f"replay deal {k + 1} (nobody may be left): {self.deal_text(deal)}", style="dim")
             for k, deal in enumerate(result.replays)
         ]
         if result.turn_limit_reached:
             notes.append(Text("The round reached the turn limit.", style="yellow"))
         return self.showdown(result, outcomes, notes)
+
+    def why(self, result: RoundResult, config: SchnauzConfig) -> list[Text]:
+        """Why the showdown went as it did, where the table alone does not say: a knock
+        cut short by Fire or Schnauz, Fire costing everyone, a tie broken by suit or rank."""
+        notes = []
+        instant = [s for s in result.hands if category_of(result.keys[s]) >= SCHNAUZ]
+        if result.reason == "instant" and result.knocker is not None and instant:
+            holder = instant[0]
+            notes.append(
+                Text(
+                    f"{self.subject(result.knocker)} knocked, but "
+                    f"{self.possessive(holder)} {result.labels[holder]} ended the round at "
+                    "once: a Fire or Schnauz wins on the spot, before the last turns.",
+                    style="yellow",
+                )
+            )
+        if config.fire_costs_all and result.fire_holder is not None:
+            notes.append(
+                Text("Fire costs every other player a life (rule fire_costs_all).", style="yellow")
+            )
+            return notes
+        if len(result.losers) > 1:
+            tied = " and ".join(self.who(s) for s in result.losers)
+            notes.append(
+                Text(
+                    f"Tie for the lowest hand: {tied} each lose (rule ties=share).", style="yellow"
+                )
+            )
+            return notes
+        loser = result.losers[0] if result.losers else None
+        if loser is None or config.ties != "break":
+            return notes
+        share = {s: hand_key(h, "share") for s, h in result.hands.items()}
+        tied = [s for s in result.hands if s != loser and share[s] == share[loser]]
+        if not tied:
+            return notes
+        above = min(tied, key=lambda s: result.keys[s])  # the hand just above the loser
+        category = category_of(result.keys[loser])
+        if category == POINTS:
+            suits = {best_suit_points(result.hands[s])[1] for s in (above, loser)}
+            rule = (
+                "equal points are decided by the scoring suit (♣ > ♠ > ♥ > ♦)"
+                if len(suits) == 2
+                else "equal points in one suit are decided by the higher cards (A > K > Q > J > 10 …)"
+            )
+        elif category == THIRTY_HALF:
+            rule = "equal three of a kind are decided by rank (K > Q > J > 10)"
+        else:
+            rule = "equal hands are decided by suit (♣ > ♠ > ♥ > ♦)"
+        notes.append(
+            Text(
+                f"Tie broken: {self.possessive(above)} {result.labels[above]} beats "
+                f"{self.possessive(loser)} {result.labels[loser]}, because {rule}.",
+                style="yellow",
+            )
+        )
+        return notes
 
     def why_not(self, state: SchnauzState, action: int) -> str:
         if state.phase == DEALER_CHOICE:

@@ -214,7 +214,10 @@ class PlaySession:
         the compact layout: no panel and no blank lines, the moves side by side, and the
         latest moves since your turn on as few lines as fit, above the prompt."""
         screen = self.screen
-        parts: list[Any] = [screen.table(state)]
+        notes = [n.copy() for n in screen.explain(state)]
+        for note in notes:
+            note.stylize("italic")
+        parts: list[Any] = [screen.table(state), *notes]
         if self.log:
             parts += [Text(""), Text("Since your last move:", style="dim"), *self.log[-LOG_LINES:]]
         full = Group(
@@ -228,7 +231,8 @@ class PlaySession:
             return full
         header = screen.header(state)
         header.stylize("reverse")
-        table, menu = screen.table(state, compact=True), screen.menu(state, compact=True)
+        table = Group(screen.table(state, compact=True), *notes)
+        menu = screen.menu(state, compact=True)
         free = room - self._height(Group(header, table, menu))
         log = self._compact_log(free)
         if free < 0 and not self._warned_small:

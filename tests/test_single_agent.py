@@ -1,4 +1,5 @@
-"""The Gymnasium single-agent view: checkers, and the learner credited its own reward."""
+"""The Gymnasium single-agent view: checkers, the learner credited its own reward, and
+opponents from a seeded pool."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import numpy as np
 import pytest
 from conftest import stack
 
-from policies.base import Policy
+from policies import Policy
+from policies.pool import OpponentPool
 from schnauz_env.schnauz import KEEP, KNOCK, PASS
-from training.single_agent import SingleAgentEnv
+from schnauz_env.wrappers import PlayerPool, SingleAgentEnv
 
 
 class Passer(Policy):
@@ -89,7 +91,9 @@ def test_returns_are_place_values_over_random_games():
 def test_without_infos_the_episodes_are_the_same():
     runs = []
     for infos in (True, False):
-        env = SingleAgentEnv(table_sizes=(3, 4), opponents=["greedy"], seed=4, infos=infos)
+        env = SingleAgentEnv(
+            table_sizes=(3, 4), opponents=OpponentPool(["greedy"]), seed=4, infos=infos
+        )
         rng = np.random.default_rng(2)
         trace = []
         for ep in range(5):
@@ -132,7 +136,7 @@ def test_passes_the_gymnasium_and_sb3_checkers():
         skip_render_check=True,
     )
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    sb3.check_env(SingleAgentEnv(table_sizes=(4,), opponents=["random"], seed=1))
+    sb3.check_env(SingleAgentEnv(table_sizes=(4,), opponents=OpponentPool(["random"]), seed=1))
 
 
 @pytest.mark.parametrize(
@@ -142,14 +146,87 @@ def test_passes_the_gymnasium_and_sb3_checkers():
         ({"table_sizes": ()}, "at least one"),
         ({"table_sizes": (7,)}, "num_players"),
         ({"opponents": []}, "empty"),
-        ({"opponents": ["nobody"]}, "unknown schnauz policy"),
+        ({"opponents": OpponentPool(["nobody"])}, "unknown schnauz policy"),
+        ({"opponents": ["greedy"]}, "resolved by policies.pool.OpponentPool"),
+        ({"opponents": [42]}, "a policy or a callable"),
         ({"weights": [1, 2]}, "weights"),
+        ({"opponents": OpponentPool(["random"]), "weights": [1]}, "give the weights to the pool"),
         ({"seat": 4, "table_sizes": (3, 4)}, "seat 4"),
         ({"rules": {"deck": "A3"}}, "deck"),
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):
-    env_kwargs = {"opponents": ["random"], **kwargs}
+    env_kwargs = {"opponents": [Uniform(None)], **kwargs}
     with pytest.raises(ValueError, match=message):
         env = SingleAgentEnv(**env_kwargs)
         env.reset(seed=0)
+
+
+def play_episodes(env: SingleAgentEnv, seeds: list[int | None], moves_seed: int = 0) -> list:
+    """Random learner moves over episodes reset with ``seeds``: observations, rewards, seats."""
+    rng = np.random.default_rng(moves_seed)
+    trace = []
+    for seed in seeds:
+        obs, info = env.reset(seed=seed)
+        trace.append((obs.tobytes(), tuple(info["players"])))
+        done = False
+        while not done:
+            obs, r, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            trace.append((obs.tobytes(), r))
+    return trace
+
+
+def test_a_seed_fixes_the_seating_and_the_opponents_moves():
+    # expert samples inside; the pool builds it seeded from the env's generator and the env
+    # reseeds every opponent per episode, so one seed gives one run.
+    def env() -> SingleAgentEnv:
+        pool = OpponentPool(["greedy", "expert", Uniform(None)], [1, 2, 1])
+        return SingleAgentEnv(table_sizes=(3, 4), opponents=pool, seed=7)
+
+    runs = [play_episodes(env(), [None, 3, None, None]) for _ in range(2)]
+    assert runs[0] == runs[1]
+    seated = {name for item in runs[0] if isinstance(item[1], tuple) for name in item[1]}
+    assert {"greedy", "expert", "uniform", "learner"} <= seated
+    assert play_episodes(env(), [None, 4, None, None]) != runs[0]
+
+
+def test_the_pool_can_change_between_episodes():
+    env = SingleAgentEnv(table_sizes=(3,), opponents=OpponentPool(["greedy"]), seed=1)
+    _, info = env.reset(seed=0)
+    assert sorted(info["players"]) == ["greedy", "greedy", "learner"]
+    env.set_pool(["random"])  # the env's OpponentPool takes names
+    _, info = env.reset(seed=0)
+    assert sorted(info["players"]) == ["learner", "random", "random"]
+    env.add_opponent(Passer(None), weight=1000.0)
+    _, info = env.reset(seed=0)
+    assert "passer" in info["players"]
+    with pytest.raises(ValueError, match="unknown schnauz policy"):
+        env.set_pool(["nobody"])
+    plain = SingleAgentEnv(table_sizes=(3,), opponents=PlayerPool([Passer(None)]), seed=1)
+    with pytest.raises(ValueError, match="is a name"):
+        plain.set_pool(["greedy"])
+
+
+def test_callables_and_policies_share_a_pool():
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    env = SingleAgentEnv(table_sizes=(4,), opponents=[first_legal, Passer(None)], seed=2)
+    for _ in play_episodes(env, [0, 1]):
+        pass
+    assert calls
+
+
+def test_the_old_path_still_works_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="schnauz_env.wrappers"):
+        import importlib
+
+        import training.single_agent as old
+
+        importlib.reload(old)
+    env = old.SingleAgentEnv(table_sizes=(3,), opponents=["greedy", "random"], seed=5)
+    new = SingleAgentEnv(table_sizes=(3,), opponents=OpponentPool(["greedy", "random"]), seed=5)
+    assert play_episodes(env, [0, None]) == play_episodes(new, [0, None])

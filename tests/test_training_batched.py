@@ -1,5 +1,6 @@
-"""Training on the batched VecEnv: the opponent mix, the feature and reward wrappers,
-and a tiny real run that resumes from saved teacher data and a checkpoint."""
+"""Training on the batched VecEnv: the opponent pool seated in batched games, the feature
+and reward wrappers, and a tiny real run that resumes from saved teacher data and a
+checkpoint."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("numba")
 
-from policies.models import load_model_policy, read_model
+from policies.mlp import load_model_policy, read_model
+from policies.pool import OpponentPool
 from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.features import MoveFeatures
-from training.opponents import (
-    FeatureVecEnv,
+from schnauz_env.wrappers.vec_env import FeatureVecEnv
+from training.rewards import (
     LivesRewardVecEnv,
-    OpponentMix,
     WinChanceRewardVecEnv,
     WinRewardVecEnv,
     fair_win_chance,
@@ -40,8 +41,14 @@ def random_steps(venv, steps: int, seed: int = 0, reset: bool = True):
         yield venv.step(actions)
 
 
+def mix_of(opponents, num_games, weights=None, **kwargs) -> OpponentPool:
+    """An opponent pool seated in ``num_games`` batched games."""
+    kwargs.setdefault("seed", 0)
+    return OpponentPool(opponents, weights, config=CONFIG, num_games=num_games, **kwargs)
+
+
 def test_the_mix_seats_opponents_in_proportion_to_their_weights():
-    mix = OpponentMix(["random", "greedy", "expert"], CONFIG, 40, weights=[1, 1, 2], seed=3)
+    mix = mix_of(["random", "greedy", "expert"], 40, weights=[1, 1, 2], seed=3)
     assert np.bincount(mix.assignment, minlength=3).tolist() == [10, 10, 20]
     mix.set_pool(["random", "greedy"], [3, 1])
     assert np.bincount(mix.assignment, minlength=2).tolist() == [30, 10]
@@ -49,6 +56,8 @@ def test_the_mix_seats_opponents_in_proportion_to_their_weights():
         mix.set_pool([])
     with pytest.raises(ValueError, match="positive sum"):
         mix.set_pool(["random"], [-1.0])
+    with pytest.raises(ValueError, match="one number >= 0 per opponent"):
+        mix.set_pool(["random", "greedy"], [1.0])
     with pytest.raises(ValueError, match="unknown schnauz policy 'nobody'"):
         mix.set_pool(["nobody"])
 
@@ -59,7 +68,7 @@ def test_worker_processes_play_the_same_moves_as_this_process(name: str):
     # whether it runs here or in workers (and greedy is deterministic anyway).
     runs = []
     for workers in (0, 2, 0):
-        mix = OpponentMix([name], CONFIG, 6, seed=0, workers=workers, parallel=(name,))
+        mix = mix_of([name], 6, seed=0, workers=workers, parallel=(name,))
         venv = SchnauzVecEnv(num_envs=6, config=CONFIG, opponent=mix, seed=5)
         runs.append([o.copy() for o, *_ in random_steps(venv, 25)])
         mix.close()
@@ -78,7 +87,7 @@ def test_each_game_faces_its_assigned_opponent():
                 seen.setdefault(int(g), set()).add(int(mix.assignment[g]))
             return mix(obs, masks, games)
 
-    mix = OpponentMix(["random", "greedy"], CONFIG, 8, seed=1)
+    mix = mix_of(["random", "greedy"], 8, seed=1)
     venv = SchnauzVecEnv(num_envs=8, config=CONFIG, opponent=Spy(), seed=2)
     for _ in random_steps(venv, 30):
         pass
@@ -88,7 +97,7 @@ def test_each_game_faces_its_assigned_opponent():
 def test_the_mix_gives_per_game_policies_their_game_indices():
     # expert-jit keeps its turn counters per game: the mix must say which game a row is.
     calls = []
-    mix = OpponentMix(["random", "greedy"], CONFIG, 8, seed=1)
+    mix = mix_of(["random", "greedy"], 8, seed=1)
     policy = mix.policies[0]
     plain = policy.act_batch
 
@@ -102,6 +111,38 @@ def test_the_mix_gives_per_game_policies_their_game_indices():
     for _ in random_steps(venv, 20):
         pass
     assert calls and all((mix.assignment[g] == 0).all() for g in calls)
+
+
+def test_policy_objects_and_callables_join_the_mix_and_a_seed_fixes_the_run():
+    from policies import make_policy
+
+    snapshot = make_policy("greedy", config=CONFIG, seed=0)  # e.g. a loaded self-play model
+
+    def first_legal(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    runs = []
+    for _ in range(2):
+        mix = mix_of(["expert", snapshot, first_legal], 9, seed=4)
+        venv = SchnauzVecEnv(num_envs=9, config=CONFIG, opponent=mix, seed=3)
+        runs.append([o.copy() for o, *_ in random_steps(venv, 25)])
+        assert sorted(np.bincount(mix.assignment).tolist()) == [3, 3, 3]
+    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
+    with pytest.raises(ValueError, match="rules config and an int seed"):
+        OpponentPool(["greedy"], num_games=4)
+
+
+def test_the_old_opponent_mix_is_the_pool_with_a_warning():
+    from training import opponents
+
+    with pytest.warns(DeprecationWarning, match="policies.pool.OpponentPool"):
+        old = opponents.OpponentMix(["random", "greedy", "expert"], CONFIG, 12, [1, 1, 2], seed=3)
+    new = mix_of(["random", "greedy", "expert"], 12, [1, 1, 2], seed=3)
+    assert np.array_equal(old.assignment, new.assignment)
+    with pytest.warns(DeprecationWarning, match="training.rewards.LivesRewardVecEnv"):
+        assert opponents.LivesRewardVecEnv is LivesRewardVecEnv
+    with pytest.warns(DeprecationWarning, match="schnauz_env.wrappers.vec_env.FeatureVecEnv"):
+        assert opponents.FeatureVecEnv is FeatureVecEnv
 
 
 def test_win_reward_pays_only_the_winner_at_the_end():
@@ -379,7 +420,7 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
 
 
 def test_quick_eval_reports_a_checkpoint_and_refuses_bad_input(tmp_path, capsys):
-    from policies.models import shipped_model
+    from policies.mlp import shipped_model
     from training.quick_eval import main
 
     main([str(shipped_model("schnauz", CONFIG)), "--games", "24", "--opponent", "random"])

@@ -9,40 +9,43 @@ import numpy as np
 import pytest
 
 from policies import make_policy
-from policies.models import load_model_policy, read_model, save_model
+from policies.mlp import load_model_policy, read_model, save_model
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.features import MoveFeatures
 
 pytest.importorskip("sb3_contrib")
 
+#: The tiny run's rules, given on its command line as --rules knock_in_first_circle=false.
+RULES = {"knock_in_first_circle": False}
+CONFIG = SchnauzConfig(num_players=4, **RULES)
+
 
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
-    """A few thousand steps of MaskablePPO, end to end: train, save, export, evaluate, plot."""
-    from training.train import Args, train
+    """A few thousand steps of MaskablePPO from the command line, end to end: train, save,
+    export, evaluate, plot."""
+    from training.train import main
 
     out = tmp_path_factory.mktemp("runs")
-    args = Args(
-        total_steps=2048,
-        table_sizes=(3, 4),
-        opponents=("random", "greedy"),
-        self_play_every=1024,
-        self_play_keep=1,
-        num_envs=2,
-        n_steps=256,
-        batch_size=256,
-        n_epochs=1,
-        eval_every=0,
-        pretrain_teacher="greedy",
-        pretrain_games=4,
-        pretrain_epochs=1,
-        eval_games=8,
-        eval_opponents=("random", "greedy"),
-        run_dir=str(out),
-        run_name="tiny",
-        progress_bar=False,
-    )
-    return train(args)
+    main(
+        ["--total-steps", "2048", "--table-sizes", "3", "4", "--opponents", "random", "greedy",
+         "--rules", "knock_in_first_circle=false",
+         "--self-play-every", "1024", "--self-play-keep", "1", "--num-envs", "2",
+         "--n-steps", "256", "--batch-size", "256", "--n-epochs", "1", "--eval-every", "0",
+         "--pretrain-teacher", "greedy", "--pretrain-games", "4", "--pretrain-epochs", "1",
+         "--eval-games", "8", "--eval-opponents", "random", "greedy",
+         "--run-dir", str(out), "--run-name", "tiny", "--no-progress-bar"]
+    )  # fmt: skip
+    return out / "tiny"
+
+
+def test_the_rules_on_the_command_line_reach_the_model(tiny_run: Path):
+    args = json.loads((tiny_run / "args.json").read_text())
+    assert args["rules"] == ["knock_in_first_circle=false"]
+    _, meta = read_model(tiny_run / "model.npz")
+    assert meta["rules"]["knock_in_first_circle"] is False
+    with pytest.raises(ValueError, match=r"other rules.*knock_in_first_circle"):
+        load_model_policy(tiny_run / "model.npz", config=SchnauzConfig(num_players=4))
 
 
 def test_tiny_training_run_writes_everything(tiny_run: Path):
@@ -61,9 +64,11 @@ def test_exported_model_plays_legally_and_is_found_by_name(tiny_run: Path):
     from policies.evaluation import evaluate
 
     path = str(tiny_run / "model.npz")
-    policy = make_policy(path, game="schnauz", config=SchnauzConfig(num_players=4), seed=0)
+    policy = make_policy(path, game="schnauz", config=CONFIG, seed=0)
     assert policy.meta["table_sizes"] == [3, 4]
-    result = evaluate([path, "random", "random", "random"], players=4, games=8, workers=1, seed=1)
+    result = evaluate(
+        [path, "random", "random", "random"], players=4, games=8, workers=1, seed=1, options=RULES
+    )
     assert result.stats(path).seat_games == 8
 
 
@@ -71,10 +76,10 @@ def test_export_matches_the_torch_policy(tiny_run: Path):
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(tiny_run / "model.zip", device="cpu")
-    policy = load_model_policy(tiny_run / "model.npz", config=SchnauzConfig(num_players=4))
+    policy = load_model_policy(tiny_run / "model.npz", config=CONFIG)
     from schnauz_env import schnauz_v0
 
-    env = schnauz_v0.raw_env(num_players=4)
+    env = schnauz_v0.raw_env(num_players=4, **RULES)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     checked = 0
@@ -97,18 +102,20 @@ def test_export_matches_the_torch_policy(tiny_run: Path):
 def test_model_under_other_rules_is_refused(tiny_run: Path):
     path = tiny_run / "model.npz"
     with pytest.raises(ValueError, match=r"other rules.*deck"):
-        load_model_policy(path, config=SchnauzConfig(num_players=4, deck="A9"))
+        load_model_policy(path, config=SchnauzConfig(num_players=4, deck="A9", **RULES))
     with pytest.raises(ValueError, match=r"other rules.*ties"):
-        make_policy(str(path), config=SchnauzConfig(ties="share"))
+        make_policy(str(path), config=SchnauzConfig(ties="share", **RULES))
     with pytest.raises(ValueError, match="trained for 'schnauz'"):
         load_model_policy(path, game="scat")
     # Table size, dealer and episode length do not change what the model sees.
-    load_model_policy(path, config=SchnauzConfig(num_players=6, first_dealer=2, episode="round"))
+    load_model_policy(
+        path, config=SchnauzConfig(num_players=6, first_dealer=2, episode="round", **RULES)
+    )
 
 
 def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_path: Path):
     weights, meta = read_model(tiny_run / "model.npz")
-    config = SchnauzConfig()
+    config = SchnauzConfig(**RULES)
     old = save_model(
         tmp_path / "old.npz",
         weights,
@@ -133,7 +140,7 @@ def test_model_with_another_observation_layout_is_refused(tiny_run: Path, tmp_pa
 def test_model_without_its_feature_set_is_refused(tiny_run: Path, tmp_path: Path):
     weights, meta = read_model(tiny_run / "model.npz")
     assert meta["features"] == "schnauz-moves-v1"
-    assert meta["input_size"] == meta["obs_size"] + MoveFeatures(SchnauzConfig()).size
+    assert meta["input_size"] == meta["obs_size"] + MoveFeatures(CONFIG).size
     for change, message in (
         ({"features": None}, "damaged: input size"),
         ({"features": "schnauz-moves-v9"}, "unknown feature set 'schnauz-moves-v9'"),

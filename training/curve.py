@@ -12,13 +12,16 @@ The combined table is written beside the picture (``.csv``) and plotted like
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import csv
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
-from training.train import plot_learning_curve
+from tyro.conf import Positional
+
+from training.args import parse_args
+from training.evaluation import plot_learning_curve, write_csv
 
 
 def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
@@ -40,29 +43,36 @@ def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m training.curve", description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="+", metavar="RUN[@OFFSET]", help="run directories, in order")
-    p.add_argument("--out", required=True, help="the PNG to write (and its .csv)")
-    args = p.parse_args(argv)
-    parts = []
-    for item in args.runs:
-        run, _, offset = item.partition("@")
-        try:
-            parts.append((Path(run), int(offset or 0)))
-        except ValueError:
-            p.error(f"{item!r}: the offset after @ must be a whole number of steps")
+@dataclass
+class Args:
+    """Join the learning curves of runs that continue one another."""
+
+    runs: Positional[tuple[str, ...]]
+    """run directories, in order, each optionally RUN@OFFSET (the steps trained before it)"""
+    out: str
+    """the PNG to write (and its .csv)"""
+
+
+def split_offset(item: str) -> tuple[Path, int]:
+    """``"runs/b@100"`` -> ``(Path("runs/b"), 100)``; ``ValueError`` for a bad offset."""
+    run, _, offset = item.partition("@")
     try:
+        return Path(run), int(offset or 0)
+    except ValueError:
+        raise ValueError(f"{item!r}: the offset after @ must be a whole number of steps") from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(Args, argv, Args.__doc__, "python -m training.curve")
+    try:
+        parts = [split_offset(item) for item in args.runs]
         rows = combine(parts)
     except ValueError as err:
         raise SystemExit(f"error: {err}") from None
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     table = out.with_suffix(".csv")
-    with open(table, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(table, rows)
     opponents = tuple(
         k[4:] for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))
     )

@@ -22,13 +22,18 @@ The same teacher, game count, seed and worker count give the same data.
 from __future__ import annotations
 
 import multiprocessing as mp
-from typing import Any
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 
 from policies import make_policy
 from schnauz_env.common.aec import place_value
+from schnauz_env.common.options import parse_rules
 from schnauz_env.games import game_module
+from training.args import parse_args
 
 
 def _play(job: tuple[str, str, Any, int, int]) -> dict[str, np.ndarray]:
@@ -154,35 +159,36 @@ def pretrain(
     return accuracy
 
 
+@dataclass
+class Args:
+    """Collect a teacher's decisions (all seats) for behaviour cloning."""
+
+    out: str
+    """output .npz file"""
+    teacher: str = "expert"
+    """policy name or model file"""
+    game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
+    """the game"""
+    players: int = 4
+    """table size"""
+    rules: tuple[str, ...] = ()
+    """rule options as key=value (e.g. deck=A9 knock_in_first_circle=false)"""
+    games: int = 2000
+    """games to play"""
+    seed: int = 0
+    """seed of the deals and the teacher's moves"""
+    workers: int | None = None
+    """processes (default: every core)"""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: collect teacher data to an ``.npz`` file (see the module docstring)."""
-    import argparse
-    import time
-    from pathlib import Path
-
-    from schnauz_env.common.options import make_config
-    from schnauz_env.games import GAMES, game_module
-
-    p = argparse.ArgumentParser(
-        prog="python -m training.pretrain",
-        description="Collect a teacher's decisions (all seats) for behaviour cloning.",
-    )
-    p.add_argument("--teacher", default="expert", help="policy name or model file (default expert)")
-    p.add_argument("--game", default="schnauz", choices=sorted(GAMES))
-    p.add_argument("--players", type=int, default=4, help="table size (default 4)")
-    p.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE", help="rule options")
-    p.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
-    p.add_argument("--out", required=True, help="output .npz file")
-    args = p.parse_args(argv)
+    args = parse_args(Args, argv, Args.__doc__, "python -m training.pretrain")
     if args.games < 1 or (args.workers is not None and args.workers < 1):
-        p.error("--games and --workers must be >= 1")
-    from training.train import parse_rules
-
+        raise SystemExit("error: --games and --workers must be >= 1")
     try:
-        options = {"num_players": args.players, **parse_rules(tuple(args.rules))}
-        config = make_config(game_module(args.game).Config, options, args.game)
+        config_cls = game_module(args.game).Config
+        config = config_cls(num_players=args.players, **parse_rules(config_cls, args.rules))
         start = time.time()
         data = collect(args.teacher, args.game, config, args.games, args.seed, args.workers)
     except ValueError as err:

@@ -1,6 +1,7 @@
 """Fast checkpoint evaluation on the batched engine: a model against three batched opponents.
 
     python -m training.quick_eval runs/g5/checkpoints/step_*.npz --games 4000 --seed 123
+    python -m training.quick_eval model.npz --rules knock_in_first_circle=false
 
 Each model file plays one seat (drawn per game) of ``--games`` 4-player games against
 ``--opponent`` at every other seat (default ``expert-jit``), all games at once in
@@ -13,25 +14,35 @@ as in ``schnauz-eval``: use this to compare many checkpoints in seconds, and
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from tyro.conf import Positional
+
+from policies import make_policy
+from policies.evaluation.stats import wilson_interval
+from policies.mlp import load_model_policy
+from schnauz_env.batched import SchnauzVecEnv
+from schnauz_env.common.options import parse_rules
+from schnauz_env.schnauz import SchnauzConfig
+from training.args import parse_args
+from training.rewards import LivesRewardVecEnv
 
 
 def quick_eval(
-    path: str, games: int = 4000, seed: int = 123, opponent: str = "expert-jit", envs: int = 500
+    path: str,
+    games: int = 4000,
+    seed: int = 123,
+    opponent: str = "expert-jit",
+    envs: int = 500,
+    rules: dict[str, Any] | None = None,
 ) -> dict[str, float]:
-    """Win rate, its 95% interval, mean place and lives lost per game of model ``path``."""
-    from policies import make_policy
-    from policies.models import load_model_policy
-    from policies.evaluation.stats import wilson_interval
-    from schnauz_env.batched import SchnauzVecEnv
-    from schnauz_env.schnauz import SchnauzConfig
-    from training.rewards import LivesRewardVecEnv
-
-    config = SchnauzConfig(num_players=4)
+    """Win rate, its 95% interval, mean place and lives lost per game of model ``path``
+    (4-player Schnauz under rule options ``rules``, default the standard rules)."""
+    config = SchnauzConfig(num_players=4, **(rules or {}))
     policy = load_model_policy(path, "schnauz", config)
     opp = make_policy(opponent, game="schnauz", config=config, seed=seed + 1)
     envs = max(1, min(envs, games))
@@ -57,24 +68,37 @@ def quick_eval(
     }
 
 
+@dataclass
+class Args:
+    """Fast checkpoint evaluation on the batched engine: a model against three batched opponents."""
+
+    models: Positional[tuple[str, ...]]
+    """model files (.npz)"""
+    games: int = 4000
+    """games per model"""
+    seed: int = 123
+    """seed of the deals"""
+    opponent: str = "expert-jit"
+    """the other three seats"""
+    rules: tuple[str, ...] = ()
+    """rule options as key=value (e.g. knock_in_first_circle=false); 4 players"""
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m training.quick_eval", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("models", nargs="+", help="model files (.npz)")
-    parser.add_argument("--games", type=int, default=4000, help="games per model")
-    parser.add_argument("--seed", type=int, default=123, help="seed of the deals")
-    parser.add_argument("--opponent", default="expert-jit", help="the other three seats")
-    args = parser.parse_args(argv)
+    args = parse_args(Args, argv, Args.__doc__, "python -m training.quick_eval")
     if args.games < 1:
-        parser.error("--games must be at least 1")
+        raise SystemExit("error: --games must be at least 1")
     for path in args.models:
         if not Path(path).is_file():
-            parser.error(f"{path!r} is not a file")
+            raise SystemExit(f"error: {path!r} is not a file")
+    try:
+        rules = parse_rules(SchnauzConfig, args.rules)
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None
     for path in args.models:
         start = time.perf_counter()
         try:
-            r = quick_eval(path, args.games, args.seed, args.opponent)
+            r = quick_eval(path, args.games, args.seed, args.opponent, rules=rules)
         except ValueError as err:
             raise SystemExit(f"error: {path}: {err}") from None
         print(

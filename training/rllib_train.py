@@ -25,21 +25,38 @@ file that plays in ``schnauz play`` and the harness without torch or ray.
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from training.args import TableArgs, default_run_name
+from training.args import PPOArgs, TableArgs, default_run_name, parse_args, rule_options
+from training.evaluation import (
+    baseline_columns,
+    plot_learning_curve,
+    print_row,
+    win_rate,
+    write_csv,
+)
 
 MODULE_ID = "learner"
 ENV_NAME = "schnauz_env_table"
 
 
+#: Flags renamed to the SB3 trainer's names (the old spelling still works, with a warning).
+RENAMED_FLAGS = {
+    "--lr": "--learning-rate",
+    "--minibatch-size": "--batch-size",
+    "--num-epochs": "--n-epochs",
+    "--lambda": "--gae-lambda",
+    "--entropy-coeff": "--ent-coef",
+    "--clip-param": "--clip-range",
+}
+
+
 @dataclass
-class Args(TableArgs):
+class Args(PPOArgs, TableArgs):
     learner_seats: int = 1
     """seats the learner plays at each table (more than 1: it also plays itself, live)"""
     self_play_every: int = 0
@@ -68,22 +85,6 @@ class Args(TableArgs):
     """GPUs per learner actor (0: CPU)"""
     train_batch_size: int = 4000
     """learner decisions per iteration, per learner"""
-    minibatch_size: int = 512
-    """PPO minibatch size"""
-    num_epochs: int = 5
-    """PPO epochs per iteration"""
-    lr: float = 3e-4
-    """Adam learning rate"""
-    gamma: float = 0.997
-    """discount factor"""
-    lambda_: float = 0.95
-    """GAE lambda"""
-    entropy_coeff: float = 0.01
-    """entropy bonus"""
-    clip_param: float = 0.2
-    """PPO clip range"""
-    net_arch: tuple[int, ...] = (128, 128)
-    """hidden layers of the actor and the critic"""
     activation: Literal["tanh", "relu"] = "tanh"
     """hidden activation (both export to the numpy model format)"""
     checkpoint_every: int = 10
@@ -143,13 +144,13 @@ def build_config(args: Args, rules: dict[str, Any]) -> Any:
         .learners(num_learners=args.num_learners, num_gpus_per_learner=args.num_gpus_per_learner)
         .training(
             train_batch_size_per_learner=args.train_batch_size,
-            minibatch_size=args.minibatch_size,
-            num_epochs=args.num_epochs,
-            lr=args.lr,
+            minibatch_size=args.batch_size,
+            num_epochs=args.n_epochs,
+            lr=args.learning_rate,
             gamma=args.gamma,
-            lambda_=args.lambda_,
-            entropy_coeff=args.entropy_coeff,
-            clip_param=args.clip_param,
+            lambda_=args.gae_lambda,
+            entropy_coeff=args.ent_coef,
+            clip_param=args.clip_range,
             # Returns lie in [-1, 1]: the default value clip (10) never bites; keep it off.
             vf_clip_param=float("inf"),
         )
@@ -211,33 +212,20 @@ def evaluate_model(
     path: Path, args: Args, rules: dict[str, Any], opponent: str
 ) -> dict[str, float]:
     """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
-    from policies.evaluation import evaluate
-
-    n = args.eval_table_size
-    result = evaluate(
-        [str(path)] + [opponent] * (n - 1),
-        game=args.game,
-        players=n,
-        games=args.eval_games,
-        seed=args.seed + 7,
-        options=rules,
-        schedule="table",
-        workers=args.eval_workers,
+    return win_rate(
+        path,
+        opponent,
+        args.game,
+        args.eval_table_size,
+        rules,
+        args.eval_games,
+        args.seed + 7,
+        args.eval_workers,
     )
-    s = result.stats(str(path))
-    return {"win_rate": s.win_rate, "low": s.win_low, "high": s.win_high, "games": s.seat_games}
 
 
 def _number(value: Any) -> float | None:
     return None if value is None else round(float(value), 4)
-
-
-def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    fields = list(dict.fromkeys(k for r in rows for k in r))
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def train(args: Args) -> Path:
@@ -246,17 +234,16 @@ def train(args: Args) -> Path:
     import torch
     from ray.tune.registry import register_env
 
-    from policies.models import load_model_policy
+    from policies.mlp import load_model_policy
     from schnauz_env.games import game_module
     from training.rllib_env import TableEnv
     from training.rllib_module import export_module
-    from training.train import parse_rules, plot_learning_curve
 
-    rules = parse_rules(args.rules)
+    rules = rule_options(args)
     # Validate everything before Ray starts.
     probe = TableEnv(env_config(args, rules))
     eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
-    export_config = probe._raw[args.table_sizes[0]].config
+    export_config = probe.configs[args.table_sizes[0]]
     if args.self_play_every < 0 or args.iterations < 1:
         raise ValueError("iterations must be at least 1 and self_play_every at least 0")
 
@@ -294,14 +281,21 @@ def train(args: Args) -> Path:
 
     def evaluate(path: Path) -> None:
         row: dict[str, Any] = {"step": steps, "iteration": algo.iteration}
-        for opp in args.eval_opponents:
-            res = evaluate_model(path, args, rules, opp)
-            row[f"win_{opp}"] = res["win_rate"]
-            row[f"win_{opp}_lo"] = res["low"]
-            row[f"win_{opp}_hi"] = res["high"]
+        row.update(
+            baseline_columns(
+                path,
+                args.eval_opponents,
+                args.game,
+                args.eval_table_size,
+                rules,
+                args.eval_games,
+                args.seed + 7,
+                args.eval_workers,
+            )
+        )
         history.append(row)
-        _write_csv(out / "eval.csv", history)
-        print("eval", {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+        write_csv(out / "eval.csv", history)
+        print_row("eval", row)
 
     snapshots: list[Any] = []
     pool = probe.pool  # as the env runners hold it, read back after each change
@@ -330,8 +324,8 @@ def train(args: Args) -> Path:
             "pool": " ".join(pool),
         }
         progress.append(row)
-        _write_csv(out / "progress.csv", progress)
-        print({k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
+        write_csv(out / "progress.csv", progress)
+        print_row(None, row)
         if args.self_play_every and it % args.self_play_every == 0:
             snap = export(out / "snapshots" / f"snapshot_iter_{it}.npz")
             snapshots = [*snapshots, load_model_policy(snap, args.game, export_config)]
@@ -360,9 +354,9 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import tyro
-
-    args = tyro.cli(Args, args=argv, description=__doc__.split("\n")[0])
+    args = parse_args(
+        Args, argv, __doc__.split("\n")[0], "python -m training.rllib_train", RENAMED_FLAGS
+    )
     try:
         train(args)
     except ValueError as err:

@@ -86,6 +86,8 @@ class SingleAgentEnv(gym.Env):
         for n in self.table_sizes:
             self._raw[n] = raw_env(num_players=n, **rules)  # validates every option
         first = self._raw[self.table_sizes[0]]
+        #: The rules config of each table size.
+        self.configs = {n: e.config for n, e in self._raw.items()}
         self.rules = {f.name: getattr(first.config, f.name) for f in fields(module.Config)}
         del self.rules["num_players"]
         sizes = {e.encoder.size for e in self._raw.values()}

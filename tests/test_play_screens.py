@@ -252,16 +252,44 @@ def test_the_default_opponent_is_the_shipped_model_else_expert(tmp_path, monkeyp
         lineup = make_lineup("schnauz", config, 0, None, seed=1)
     except ValueError:  # the expert baseline is not in this checkout
         pytest.skip("no expert baseline for schnauz")
-    assert set(lineup.names.values()) == {"expert"} and "'expert' baseline" in lineup.note
+    assert set(lineup.names.values()) == {"expert bot"}
+    assert "No trained schnauz model" in lineup.note and "are expert bots" in lineup.note
     random_model(tmp_path, "schnauz", cli.build_config("schnauz", 3, {"lives": 2}))
     assert shipped_model("schnauz", config) is None  # other rules: not this table's model
     path = random_model(tmp_path / "ok", "schnauz", config)
     monkeypatch.setattr(opponents, "models_dir", lambda: tmp_path / "ok")
     assert shipped_model("schnauz", config) is not None
     lineup = make_lineup("schnauz", config, 0, None, seed=1)
-    assert lineup.names == {1: "model schnauz_random", 2: "model schnauz_random"}
-    assert "trained model shipped" in lineup.note
+    assert lineup.names == {1: "trained bot", 2: "trained bot"}
+    assert "trained bots: the model shipped with the package (schnauz_random.npz)" in lineup.note
+    assert "trained at a table" not in lineup.note
     assert str(path).endswith(".npz")
+
+
+def test_bots_are_named_as_a_player_would(tmp_path):
+    from test_play_terminal import random_model
+
+    config = cli.build_config("schnauz", 3, {})
+    model = random_model(tmp_path, "schnauz", config)
+    lineup = make_lineup("schnauz", config, 0, ["greedy", model], seed=1)
+    assert lineup.names == {1: "greedy bot", 2: "trained bot schnauz_random"}
+    names = ["You", *lineup.names.values()]
+    state = next(states("schnauz", 3, seed=1))
+    text = render(SchnauzScreen(names, 0).table(state))
+    assert "greedy bot" in text and "model" not in text
+
+
+def test_a_model_trained_at_another_table_size_is_said_so(tmp_path):
+    from test_play_terminal import random_model
+
+    four = cli.build_config("schnauz", 4, {})
+    model = random_model(tmp_path, "schnauz", four)  # trained at 4 players
+    lineup = make_lineup("schnauz", cli.build_config("schnauz", 3, {}), 0, [model], seed=1)
+    assert (
+        "The trained bot schnauz_random was trained at a table of 4 players; at this "
+        "table of 3 it plays the same way, likely less well." in lineup.note
+    )
+    assert "trained at" not in make_lineup("schnauz", four, 0, [model], seed=1).note
 
 
 def schnauz_deal(cards: str, n: int = 2, **rules):

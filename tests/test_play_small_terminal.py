@@ -112,3 +112,25 @@ def test_a_long_message_wraps_short_of_the_last_column(tmp_path):
     child.close()
     assert message[0].startswith("You cannot knock now") and len(message) == 2
     assert all(0 < len(line) < COLS for line in message), message
+
+
+@pytest.mark.parametrize("case", ["no model for the rules", "model for another table size"])
+def test_the_note_on_your_opponents_stays_on_the_turn_screen(tmp_path, case):
+    """The note saying who your opponents are is on your turn screens (until the first
+    showdown), not only in the banner that the first screen clears."""
+    if case == "no model for the rules":
+        args, note = ["--rules", "lives=2"], "No trained schnauz model for these rules"
+    else:
+        model = random_model(tmp_path, "schnauz", build_config("schnauz", 4, {}))
+        args, note = ["--opponents", model], "was trained at a table of 4 players"
+    child, screen = spawn(
+        *("--players", "3", "--seed", "2", "--speed", "0", *args), dimensions=(ROWS, COLS)
+    )
+    child.expect(PROMPT)
+    raw = "".join(screen.parts)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert CLEAR in raw, "the turn screen is drawn on a cleared screen"
+    first = ANSI.sub("", raw[raw.rfind(CLEAR) :])
+    assert note in re.sub(r"\s+", " ", first), first

@@ -122,8 +122,7 @@ class Screen:
         """The end of the game: every seat's place (and :meth:`final_extra`'s columns)."""
         extra = self.final_extra(state)
         grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("place", "seat", "player", *extra):
-            grid.add_column(col)
+        add_columns(grid, ("place", "seat", "player", *extra))
         order = sorted(range(state.n), key=lambda s: state.places[s] or state.n)
         for s in order:
             place = state.places[s]
@@ -244,8 +243,7 @@ class LivesScreen(Screen):
         dealer / knocker / to-act notes."""
         me = self.seat
         grid = seat_grid()
-        for col in ("", "seat", "player", "hand", "lives", ""):
-            grid.add_column(col)
+        add_columns(grid, ("", "seat", "player", "hand", "lives", ""))
         for s in range(state.n):
             acting = s == state.current and not state.game_over
             notes = []
@@ -293,8 +291,7 @@ class LivesScreen(Screen):
         """A round's result: every hand shown with its value and ``outcomes[seat]``,
         then ``notes``."""
         grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("seat", "player", "hand", "value", "outcome"):
-            grid.add_column(col)
+        add_columns(grid, ("seat", "player", "hand", "value", "outcome"))
         for s, cards in result.hands.items():
             grid.add_row(
                 str(s),
@@ -336,6 +333,23 @@ def compact_cells(moves: Sequence[Move]) -> list[Text]:
             cell.append("  ").append_text(note)
         cells.append(cell)
     return cells
+
+
+#: The widest a player's name is shown in a table (longer names end in "…").
+NAME_WIDTH = 22
+#: Columns that may wrap onto a second line (notes, outcomes, a 13-card hand); the
+#: others keep each seat on one line.
+WRAPPING = ("", "outcome", "cards")
+
+
+def add_columns(grid: Table, columns: Sequence[str]) -> None:
+    """Add ``columns`` to a table of seats: names cut at :data:`NAME_WIDTH`, only the
+    :data:`WRAPPING` columns wrapped, so that a seat stays on one line at 80 columns."""
+    for col in columns:
+        if col == "player":
+            grid.add_column(col, no_wrap=True, overflow="ellipsis", max_width=NAME_WIDTH)
+        else:
+            grid.add_column(col, no_wrap=col not in WRAPPING)
 
 
 def seat_grid() -> Table:

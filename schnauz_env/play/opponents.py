@@ -8,10 +8,37 @@ from typing import Any
 
 from policies.mlp import SHIPPED, models_dir, shipped_model
 
-__all__ = ["FALLBACK", "SHIPPED", "Lineup", "make_lineup", "models_dir", "shipped_model"]
+__all__ = [
+    "BOT_NAMES",
+    "FALLBACK",
+    "SHIPPED",
+    "Lineup",
+    "bot_name",
+    "make_lineup",
+    "models_dir",
+    "shipped_model",
+]
 
 #: Who plays when no trained model for the game and rules ships with the package.
 FALLBACK = "expert"
+
+#: How a player would name each kind of bot at the table.
+BOT_NAMES = {
+    SHIPPED: "trained bot",
+    "expert": "expert bot",
+    "expert-jit": "expert bot",
+    "greedy": "greedy bot",
+    "random": "random bot",
+    "ismcts": "search bot",
+}
+
+
+def bot_name(name: str) -> str:
+    """The name the table shows for the player ``name`` (a policy name or a model file):
+    ``"trained bot"``, ``"expert bot"``, ``"trained bot my_model"``, ..."""
+    if name.endswith(".npz"):
+        return f"trained bot {Path(name).stem}"
+    return BOT_NAMES.get(name, f"{name} bot")
 
 
 @dataclass
@@ -28,20 +55,24 @@ def make_lineup(
 ) -> Lineup:
     """Build the bots for every seat but ``seat``; ``wanted`` names them in seat order
     (repeated to fill the table; ``None`` = the default). Raises ``ValueError`` saying
-    what is wrong (an unknown name, a model for other rules, ...)."""
+    what is wrong (an unknown name, a model for other rules, ...). The note says who
+    plays when that is not what was asked for, and when a trained bot plays at a table
+    size it was not trained for."""
     from policies import make_policy
 
     model = shipped_model(game, config)
-    note = ""
+    notes = []
     if not wanted:
         if model is not None:
             wanted = [SHIPPED]
-            note = f"Your opponents play the trained model shipped with the package ({model.name})."
+            notes.append(
+                f"Your opponents are trained bots: the model shipped with the package ({model.name})."
+            )
         else:
             wanted = [FALLBACK]
-            note = (
+            notes.append(
                 f"No trained {game} model for these rules ships with the package, so your "
-                f"opponents play the '{FALLBACK}' baseline."
+                f"opponents are {BOT_NAMES[FALLBACK]}s."
             )
     bots = [s for s in range(config.num_players) if s != seat]
     policies: dict[int, Any] = {}
@@ -56,8 +87,19 @@ def make_lineup(
                     f"(looked in {models_dir()}); name a baseline or a model file instead"
                 )
             policies[s] = make_policy(str(model), game=game, config=config, seed=bot_seed)
-            names[s] = f"model {model.stem}"
         else:
             policies[s] = make_policy(name, game=game, config=config, seed=bot_seed)
-            names[s] = Path(name).stem if name.endswith(".npz") else name
-    return Lineup(policies, names, note)
+        names[s] = bot_name(name)
+    sizes = {
+        names[s]: sorted(p.meta.get("table_sizes", []))
+        for s, p in policies.items()
+        if isinstance(getattr(p, "meta", None), dict)
+    }
+    for who, trained in sizes.items():
+        if trained and config.num_players not in trained:
+            at = " or ".join(str(n) for n in trained)
+            notes.append(
+                f"The {who} was trained at a table of {at} players; at this table of "
+                f"{config.num_players} it plays the same way, likely less well."
+            )
+    return Lineup(policies, names, " ".join(notes))

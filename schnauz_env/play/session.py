@@ -82,6 +82,7 @@ class PlaySession:
         self._last_result: Any = None
         self._watching = False
         self._warned_small = False
+        self._note_seen = False
 
     # ------------------------------------------------------------------ loop
     def run(self) -> int:
@@ -174,6 +175,7 @@ class PlaySession:
                 self.log.append(shown)
             return
         self.log.clear()
+        self._note_seen = True
         if self.env.game.game_over:
             return
         if self._watching:
@@ -215,6 +217,8 @@ class PlaySession:
         latest moves since your turn on as few lines as fit, above the prompt."""
         screen = self.screen
         notes = [n.copy() for n in screen.explain(state)]
+        if self.note and not self._note_seen:  # who your opponents are, until a showdown
+            notes.insert(0, Text(self.note))
         for note in notes:
             note.stylize("italic")
         parts: list[Any] = [screen.table(state), *notes]

@@ -9,7 +9,15 @@ from rich.table import Table
 from rich.text import Text
 
 from schnauz_env.cards import format_cards, parse_cards
-from schnauz_env.play.common import BadInput, Move, Screen, cards_text, place_name, seat_grid
+from schnauz_env.play.common import (
+    BadInput,
+    Move,
+    Screen,
+    add_columns,
+    cards_text,
+    place_name,
+    seat_grid,
+)
 from schnauz_env.thirteen.combos import STRENGTH, classify, combo_label
 from schnauz_env.thirteen.engine import (
     DECLARE,
@@ -67,9 +75,7 @@ class ThirteenScreen(Screen):
                 )
             )
         grid = seat_grid()
-        cols = ["", "seat", "player", "cards", "score", ""]
-        for col in cols:
-            grid.add_column(col)
+        add_columns(grid, ("", "seat", "player", "cards", "score", ""))
         for s in range(state.n):
             acting = s == state.current and not state.game_over
             notes = []
@@ -209,8 +215,7 @@ class ThirteenScreen(Screen):
             who = "You are" if result.went_out == self.seat else f"{self.who(result.went_out)} is"
             return Text(f"{who} out of cards ({place}).", style="bold cyan")
         grid = Table(box=None, padding=(0, 1), header_style="dim")
-        for col in ("order", "seat", "player", "points", "score"):
-            grid.add_column(col)
+        add_columns(grid, ("order", "seat", "player", "points", "score"))
         for i, s in enumerate(result.finish_order):
             grid.add_row(
                 place_name(i + 1),

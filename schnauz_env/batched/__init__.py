@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BatchedSchnauz", "SchnauzVecEnv", "reference_decks"]
+__all__ = ["BatchedScat", "BatchedSchnauz", "SchnauzVecEnv", "reference_decks"]
 
 
 def __getattr__(name: str) -> Any:
@@ -20,6 +20,10 @@ def __getattr__(name: str) -> Any:
         from schnauz_env.batched import schnauz
 
         return getattr(schnauz, name)
+    if name == "BatchedScat":
+        from schnauz_env.batched.scat import BatchedScat
+
+        return BatchedScat
     if name == "SchnauzVecEnv":
         from schnauz_env.batched.vec_env import SchnauzVecEnv
 

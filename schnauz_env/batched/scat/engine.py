@@ -1,0 +1,477 @@
+"""Many Scat games stepped at once: masks, rewards and observations in arrays.
+
+    from schnauz_env.batched import BatchedScat
+
+    eng = BatchedScat(num_games=1024, num_players=4, seed=0)
+    obs, mask = eng.reset()
+    while True:
+        obs, mask, rewards, ended = eng.step(eng.random_actions())
+
+Every game follows :mod:`schnauz_env.scat.engine` under any
+:class:`~schnauz_env.scat.ScatConfig` (four-card Scat, no trinca, buy-ins, the
+first-turn knock rule, lives, dealers, turn limits, single rounds), and row ``g`` of
+each output is what the AEC env (``scat_v0``) shows after the same moves:
+
+=================  ==============  =======================================================
+output             shape           meaning
+=================  ==============  =======================================================
+``obs``            (B, obs_size)   float32: the view of the player to act (``observe``
+                                   of the AEC env, bit for bit); only with
+                                   ``observe=True``
+``mask``           (B, 9)          int8: the legal actions of the player to act
+``rewards``        (B, n)          float64: each seat's reward for this step (the AEC
+                                   env's zero-sum place rewards, or ``episode="round"``
+                                   rewards)
+``ended``          (B,)            int8: the game ended with this step
+``round_over``     (B,)            int8: rounds this step ended (2 or more when the next
+                                   deal ended at once, on a blitz)
+``opening_rewards`` (B, n)         float64: the rewards of a game's first deal when it
+                                   ended at once (a blitz after the deal); the AEC env
+                                   pays them at ``reset``. Written by :meth:`reset`, and
+                                   by :meth:`step` for the games it dealt again
+=================  ==============  =======================================================
+
+With ``auto_reset=True`` (the default) a game that ends is dealt again at once, so
+``obs`` and ``mask`` already belong to the new game; its final places are in
+:attr:`final_places`. A new game that ends on its very deal (possible only through a
+blitz after the deal) has no move to make and is dealt again unseen. The arrays
+returned are the engine's buffers, overwritten by the next call: copy what you keep.
+
+Randomness: each game has its own generators, seeded from ``seed``. For replaying
+the reference exactly, :meth:`reset` also takes the decks a seeded
+``numpy.random.Generator`` shuffles (``decks``, see :func:`reference_decks`) and the
+first dealers, and :meth:`queue_tie_break_decks` the decks of tie-break deals.
+
+The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
+and cached on disk; without numba they run as plain Python, very slowly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from schnauz_env.batched.common import seed_states
+from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.scat import kernels as K
+from schnauz_env.batched.scat import layout as L
+from schnauz_env.common.options import make_config
+from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
+from schnauz_env.scat.engine import ACTION_NAMES, DISCARD, NUM_ACTIONS, PHASE_NAMES, REASONS
+from schnauz_env.scat.observation import NC, ObservationLayout
+
+__all__ = ["HAVE_NUMBA", "BatchedScat", "reference_decks", "rounds_bound"]
+
+#: External mode: room for this many queued tie-break decks per game.
+TIE_BREAK_SLOTS = 16
+
+
+def rounds_bound(config: ScatConfig, lives: int | None = None) -> int:
+    """Most rounds a game can last: every round costs someone a life, and a seat has
+    ``lives + 1`` to lose before it is out, ``buy_ins + 1`` times (``lives``: the most
+    any seat starts with, by default the config's)."""
+    if config.episode == "round":
+        return 1
+    most = max(config.lives, lives if lives is not None else 0)
+    return config.num_players * (most + 1) * (config.buy_ins + 1)
+
+
+def reference_decks(
+    config: ScatConfig, seed: int, count: int | None = None
+) -> tuple[int, np.ndarray]:
+    """The first dealer and the round decks the reference draws from ``default_rng(seed)``.
+
+    ``new_game`` draws ``rng.integers(n)`` for the first dealer, then one
+    ``rng.permutation(52)`` per round (tie-break deals use the round's own generator).
+    Returns ``(dealer, perms)``, ``perms`` of shape ``(count, 52)`` (by default enough
+    for the longest game: :func:`rounds_bound`), ready for ``reset(decks=...,
+    dealers=...)``.
+    """
+    rng = np.random.default_rng(seed)
+    drawn = int(rng.integers(config.num_players))
+    dealer = config.first_dealer if config.first_dealer is not None else drawn
+    count = count if count is not None else rounds_bound(config)
+    perms = np.empty((count, NC), dtype=np.int8)
+    for k in range(count):
+        perms[k] = rng.permutation(NC)
+    return dealer, perms
+
+
+def _int_array(values: Any, name: str, shape: tuple[int, ...], low: int, high: int) -> np.ndarray:
+    """``values`` as an int64 array of ``shape`` with entries in ``low .. high - 1``."""
+    arr = np.asarray(values)
+    if arr.shape != shape or not (arr.dtype == bool or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(
+            f"{name} must be integers of shape {shape}, got shape {arr.shape} dtype {arr.dtype}"
+        )
+    if arr.dtype == bool or (arr.size and (arr.min() < low or arr.max() >= high)):
+        raise ValueError(f"{name} must be integers in {low}..{high - 1}")
+    return arr.astype(np.int64)
+
+
+class BatchedScat:
+    """``num_games`` Scat games under one rules config, stepped together.
+
+    ``config`` (or rule options as keywords, as for ``scat_v0.env``) sets the rules.
+    ``observe`` builds the acting player's view after every step. ``greedy_threshold``
+    is the knock threshold of :meth:`greedy_actions` (``policies``' ``greedy:T``).
+    """
+
+    def __init__(
+        self,
+        num_games: int = 1024,
+        config: ScatConfig | None = None,
+        seed: int | None = None,
+        observe: bool = True,
+        auto_reset: bool = True,
+        greedy_threshold: float = 27.0,
+        **options: Any,
+    ) -> None:
+        warn_if_slow()
+        if config is None:
+            config = make_config(ScatConfig, options, "Scat")
+        elif options:
+            raise ValueError("give either config or rule options, not both")
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        if num_games < 1:
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        self.config = config
+        self.num_games = b = int(num_games)
+        self.num_players = config.num_players
+        self.layout = ObservationLayout(config)
+        self.obs_size = self.layout.size
+        self.observing = bool(observe)
+        self.auto_reset = bool(auto_reset)
+        cfg, cff = L.config_vectors(config, float(greedy_threshold))
+        cards = np.full((b, L.CW), -1, dtype=np.int8)
+        cards[:, L.O_DECK : L.O_DECK + NC] = np.arange(NC, dtype=np.int8)
+        self.arrays = L.ScatArrays(
+            cfg=cfg,
+            cff=cff,
+            vals=L.value_table(config),
+            pw=L.PILE_WEIGHTS,
+            gs=np.zeros((b, L.NF), dtype=np.int32),
+            cards=cards,
+            known=np.zeros((b, MAX_PLAYERS), dtype=np.int64),
+            fl=np.zeros((b, L.NFL), dtype=np.float64),
+            rng=np.zeros((b, L.NRNG), dtype=np.int64),
+            perms=np.zeros((1, 1, NC), dtype=np.int8),
+        )
+        self.cfg, self.gs = cfg, self.arrays.gs
+        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self.ended = np.zeros(b, dtype=np.int8)
+        self.round_over = np.zeros(b, dtype=np.int8)
+        self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self._actions = np.zeros(b, dtype=np.int64)
+        self._all = np.arange(b, dtype=np.int64)
+        self.seed(seed)
+        self._started = False
+
+    # ------------------------------------------------------------------ seeding
+    def seed(self, seed: int | None = None) -> None:
+        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
+        self.arrays.rng[:] = seed_states(seed, self.num_games, L.NRNG)
+
+    # -------------------------------------------------------------------- API
+    def reset(
+        self,
+        seed: int | None = None,
+        decks: np.ndarray | None = None,
+        dealers: np.ndarray | None = None,
+        lives: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Start every game afresh; return ``(obs, mask)`` of the players to act.
+
+        ``decks`` (``(B, K, 52)`` permutations of ``range(52)``, card ints top first, as
+        :func:`reference_decks` makes) replaces the games' own shuffles: rounds take
+        them in order, exactly as the reference takes ``rng.permutation``; tie-break
+        deals take the decks given to :meth:`queue_tie_break_decks`; auto-reset is then
+        off. ``dealers`` (``(B,)``) sets the first dealers, ``lives`` (``(B, n)``) the
+        starting lives of this reset. The rewards of first deals that ended at once
+        are in :attr:`opening_rewards`.
+        """
+        b, n = self.num_games, self.num_players
+        cfg = self.cfg
+        d = np.full(b, -1, dtype=np.int32)
+        if dealers is not None:
+            d[:] = _int_array(dealers, "dealers", (b,), 0, n)
+        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
+        if lives is not None:
+            lv[:, :n] = _int_array(lives, "lives", (b, n), 0, 2**30)
+        if decks is not None:
+            decks = np.asarray(decks)
+            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != NC:
+                raise ValueError(
+                    f"decks must have shape ({b}, rounds, {NC}), got {tuple(decks.shape)}"
+                )
+            if (
+                not np.issubdtype(decks.dtype, np.integer)
+                or not (np.sort(decks, axis=2) == np.arange(NC)).all()
+            ):
+                raise ValueError(f"every deck must be a permutation of 0..{NC - 1}")
+            rounds = decks.shape[1]
+            perms = np.zeros((b, rounds + TIE_BREAK_SLOTS, NC), dtype=np.int8)
+            perms[:, :rounds] = decks
+            cfg[L.C_ROUND_DECKS] = rounds
+            cfg[L.C_EXTERNAL] = 1
+        else:
+            perms = np.zeros((1, 1, NC), dtype=np.int8)
+            cfg[L.C_ROUND_DECKS] = 0
+            cfg[L.C_EXTERNAL] = 0
+        if seed is not None:
+            self.seed(seed)
+        self.arrays = self.arrays._replace(perms=perms)
+        cfg[L.C_AUTO] = int(self.auto_reset and not cfg[L.C_EXTERNAL])
+        errors = K.k_reset(
+            self.arrays, d, lv, self._rew0, self.mask, self.obs, self.observing, self._all
+        )
+        self._started = True
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[g]`` for the player to act in each game.
+
+        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished
+        games (without auto-reset) ignore their action. An illegal action raises
+        ``ValueError`` naming the game, the action and the legal ones, after the
+        other games have moved; the offending games are left as they were.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
+            actions = np.asarray(actions)
+            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+                raise ValueError(
+                    f"actions must be {self.num_games} integers (one per game), "
+                    f"got shape {actions.shape} dtype {actions.dtype}"
+                )
+            self._actions[:] = actions
+        errors = K.k_step(
+            self.arrays,
+            self._actions,
+            self._rewards,
+            self._rew0,
+            self.mask,
+            self.obs,
+            self.observing,
+            self.ended,
+            self.round_over,
+            self.final_places,
+        )
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask, self._rewards[:, : self.num_players], self.ended
+
+    def queue_tie_break_decks(self, g: int, decks: np.ndarray) -> None:
+        """External mode: the decks game ``g``'s next tie-break deals take, in order.
+
+        The reference deals tie-breaks from the round's own generator
+        (``schnauz_env.common.engine.round_rng(round, deck)``); give here the
+        permutations it draws (up to 16) before the step that needs them.
+        """
+        if not self.cfg[L.C_EXTERNAL]:
+            raise ValueError("queue_tie_break_decks needs reset(decks=...)")
+        decks = np.asarray(decks, dtype=np.int8).reshape(-1, NC)
+        if len(decks) > TIE_BREAK_SLOTS:
+            raise ValueError(f"at most {TIE_BREAK_SLOTS} tie-break decks at a time")
+        start = int(self.cfg[L.C_ROUND_DECKS])
+        self.arrays.perms[g, start : start + len(decks)] = decks
+        self.gs[g, L.F_TB_PTR] = start
+        self.gs[g, L.F_TB_END] = start + len(decks)
+
+    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
+        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
+
+        ``games`` defaults to every game; ``seats`` may be one seat for all.
+        """
+        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
+        if ((seats < 0) | (seats >= self.num_players)).any():
+            raise ValueError(f"seats must be 0..{self.num_players - 1}")
+        if ((games < 0) | (games >= self.num_games)).any():
+            raise ValueError(f"games must be 0..{self.num_games - 1}")
+        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
+        K.k_observe(self.arrays, np.ascontiguousarray(games), np.ascontiguousarray(seats), out)
+        return out
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        K.k_random_actions(self.arrays, self._actions)
+        return self._actions
+
+    def greedy_actions(self) -> np.ndarray:
+        """``policies``' greedy player's action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        K.k_greedy_actions(self.arrays, self._actions)
+        return self._actions
+
+    def play_random(self, steps: int) -> int:
+        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
+
+        For benchmarks of the bare rules: actions are drawn in the loop, games
+        auto-reset, and ``obs`` is refreshed every step when observing.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before play_random()")
+        return int(
+            K.k_play_random(
+                self.arrays, self._rewards, self._rew0, self.obs, int(steps), self.observing
+            )
+        )
+
+    # ---------------------------------------------------------------- state views
+    @property
+    def rewards(self) -> np.ndarray:
+        """``(B, n)`` rewards of the last step."""
+        return self._rewards[:, : self.num_players]
+
+    @property
+    def opening_rewards(self) -> np.ndarray:
+        """``(B, n)`` rewards of the first deal of the game (see the module docstring)."""
+        return self._rew0[:, : self.num_players]
+
+    @property
+    def current(self) -> np.ndarray:
+        """Seat to act per game."""
+        return self.gs[:, L.F_CURRENT]
+
+    @property
+    def phase(self) -> np.ndarray:
+        """0 turns, 1 final turns (after a knock), 2 over (the reference's phases)."""
+        return self.gs[:, L.F_PHASE]
+
+    @property
+    def turn_step(self) -> np.ndarray:
+        """0 the draw step, 1 the discard step (the reference's ``state.step``)."""
+        return self.gs[:, L.F_STEP]
+
+    @property
+    def dealer(self) -> np.ndarray:
+        return self.gs[:, L.F_DEALER]
+
+    @property
+    def knocker(self) -> np.ndarray:
+        """The seat that knocked this round, -1 for none."""
+        return self.gs[:, L.F_KNOCKER]
+
+    @property
+    def game_over(self) -> np.ndarray:
+        return self.gs[:, L.F_OVER].astype(bool)
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """Rounds played per game."""
+        return self.gs[:, L.F_ROUND]
+
+    @property
+    def turns(self) -> np.ndarray:
+        """Turns played in the current round."""
+        return self.gs[:, L.F_TURNS]
+
+    @property
+    def lives(self) -> np.ndarray:
+        return self.gs[:, L.F_LIVES : L.F_LIVES + self.num_players]
+
+    @property
+    def out(self) -> np.ndarray:
+        return self.gs[:, L.F_OUT : L.F_OUT + self.num_players].astype(bool)
+
+    @property
+    def buy_ins_left(self) -> np.ndarray:
+        return self.config.buy_ins - self.gs[:, L.F_USED : L.F_USED + self.num_players]
+
+    @property
+    def stock_size(self) -> np.ndarray:
+        return NC - self.gs[:, L.F_POS]
+
+    @property
+    def places(self) -> np.ndarray:
+        """Final places decided so far (0 = not yet; 1 = winner; shared places averaged)."""
+        return self.arrays.fl[:, L.L_PLACE : L.L_PLACE + self.num_players]
+
+    @property
+    def returns(self) -> np.ndarray:
+        """Rewards paid to each seat so far in the current game."""
+        return self.arrays.fl[:, L.L_RET : L.L_RET + self.num_players]
+
+    def hands(self, g: int) -> list[list[int]]:
+        """The hands of game ``g`` as sorted card ints (the reference's ``state.hands``)."""
+        rows = self.arrays.cards[g, L.O_HANDS : L.O_HANDS + L.HS * self.num_players]
+        return [[int(c) for c in row if c >= 0] for row in rows.reshape(-1, L.HS)]
+
+    def pile(self, g: int) -> list[int]:
+        """The discard pile of game ``g``, bottom first (the reference's ``state.pile``)."""
+        return [int(c) for c in self.arrays.cards[g, L.O_PILE : L.O_PILE + self.gs[g, L.F_PILE]]]
+
+    def stock(self, g: int) -> list[int]:
+        """The stock of game ``g``, top first (drawn lazily in the fast mode: only the
+        cards already dealt or drawn are fixed there, so this is for external decks)."""
+        return [int(c) for c in self.arrays.cards[g, L.O_DECK + self.gs[g, L.F_POS] : L.O_PILE]]
+
+    def last_result(self, g: int) -> dict[str, Any] | None:
+        """The latest round of game ``g``, as fields of the reference's ``RoundResult``
+        (``rounds_ended``: how many rounds the last step ended)."""
+        gs = self.gs[g]
+        if gs[L.F_REASON] < 0:
+            return None
+        n = self.num_players
+        seats = [s for s in range(n) if (gs[L.F_SEATS] >> s) & 1]
+        double = int(gs[L.F_DOUBLE])
+
+        def listed(field: int) -> list[int]:
+            return [s for s in range(n) if (gs[field] >> s) & 1]
+
+        return {
+            "reason": REASONS[gs[L.F_REASON]],
+            "seats": seats,
+            "values": {s: gs[L.F_VALS + s] / 2.0 for s in seats},
+            "losses": {s: 2 if s == double else 1 for s in listed(L.F_LOSERS)},
+            "losers": listed(L.F_LOSERS),
+            "went_out": listed(L.F_WENT_OUT),
+            "bought_in": listed(L.F_BOUGHT_IN),
+            "lives_after": [int(x) for x in self.lives[g]],
+            "out_after": [bool(x) for x in self.out[g]],
+            "knocker": None if gs[L.F_RES_KNOCKER] < 0 else int(gs[L.F_RES_KNOCKER]),
+            "blitz_holders": listed(L.F_RES_BLITZ),
+            "tie_breaks": int(gs[L.F_TIE_BREAKS]),
+            "turn_limit_reached": REASONS[gs[L.F_REASON]] == "turn_limit",
+            "rounds_ended": int(gs[L.F_ENDED]),
+        }
+
+    # ------------------------------------------------------------------ errors
+    def _raise_errors(self) -> None:
+        gs = self.gs
+        bad = np.flatnonzero(gs[:, L.F_ERROR])
+        g = int(bad[0])
+        code = int(gs[g, L.F_ERROR])
+        if code == L.ERR_NO_DECK:
+            raise ValueError(
+                f"game {g} ran out of the supplied decks ({self.cfg[L.C_ROUND_DECKS]} per "
+                "game); pass more with reset(decks=...)"
+            )
+        if code == L.ERR_NO_TIE_BREAK_DECK:
+            raise ValueError(
+                f"game {g} needs a tie-break deal: queue its decks with queue_tie_break_decks()"
+            )
+        gs[bad[gs[bad, L.F_ERROR] == L.ERR_ILLEGAL], L.F_ERROR] = 0
+        a = int(self._actions[g])
+        legal = [x for x in range(NUM_ACTIONS) if self.mask[g, x]]
+        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in legal)
+        step = "discard" if gs[g, L.F_STEP] == DISCARD else "draw"
+        raise ValueError(
+            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
+            f"for seat {int(self.current[g])} at the {step} step of phase "
+            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
+        )

@@ -1,0 +1,167 @@
+"""The loops of the batched Scat engine: each kernel runs over many games at once.
+
+Kernels take the state tuple ``st`` (:class:`~schnauz_env.batched.scat.layout.ScatArrays`)
+first and re-view every array argument without reference counting on entry
+(:func:`~schnauz_env.batched.common.unmanaged`), so the rules they inline count
+nothing. Each returns the number of games left with an error flag (illegal action,
+external decks exhausted) in ``gs[:, F_ERROR]``, where it returns anything.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.jit import njit
+from schnauz_env.batched.scat.layout import (
+    C_AUTO,
+    C_N,
+    ERR_ILLEGAL,
+    F_CURRENT,
+    F_ERROR,
+    F_OVER,
+    HS,
+    L_PLACE,
+    MASK_ROWS,
+    MAXP,
+)
+from schnauz_env.batched.scat.observe import encode, situation, write_mask
+from schnauz_env.batched.scat.players import greedy_action, random_action
+from schnauz_env.batched.scat.rules import new_game, play, unmanaged_state
+
+
+@njit(inline=True)
+def fresh_game(st, g, dealer, lives, rew0):
+    """:func:`new_game`; with auto-reset, a game that ends on its deal (a blitz after the
+    deal in a single-round episode, or the last opponents going out) is dealt again
+    unseen, so every game returned has a move to make."""
+    while True:
+        new_game(st, g, dealer, lives, rew0)
+        if not (st.cfg[C_AUTO] and st.gs[g, F_OVER]) or st.gs[g, F_ERROR]:
+            return
+
+
+@njit
+def k_reset(st, dealers, lives, rew0, mask, obs, want_obs, games):
+    """Start a new game in each of ``games``: its first deal, the rewards of a deal that
+    ended at once (``rew0``), its mask and (``want_obs``) its player to act's view."""
+    st = unmanaged_state(st)
+    dealers = unmanaged(dealers)
+    lives = unmanaged(lives)
+    rew0 = unmanaged(rew0)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    games = unmanaged(games)
+    errors = 0
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        fresh_game(st, g, dealers[g], lives[g], rew0)
+        write_mask(st.cfg, st.gs, mask, g)
+        if want_obs:
+            encode(st, g, st.gs[g, F_CURRENT], obs, g)
+        if st.gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_step(st, actions, rew, rew0, mask, obs, want_obs, ended, round_over, final_places):
+    """Play ``actions[g]`` in every unfinished game; write rewards, ends, masks, views.
+
+    Finished games are skipped, or with auto-reset (``cfg[C_AUTO]``) dealt again at once:
+    their final places go to ``final_places[g]`` and the new game's opening rewards to
+    ``rew0[g]``. Returns the number of games with an error.
+    """
+    st = unmanaged_state(st)
+    actions = unmanaged(actions)
+    rew = unmanaged(rew)
+    rew0 = unmanaged(rew0)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    ended = unmanaged(ended)
+    round_over = unmanaged(round_over)
+    final_places = unmanaged(final_places)
+    cfg, gs = st.cfg, st.gs
+    n = cfg[C_N]
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    errors = 0
+    for g in range(gs.shape[0]):
+        ended[g] = 0
+        round_over[g] = 0
+        for s in range(n):
+            rew[g, s] = 0.0
+        if gs[g, F_OVER]:
+            continue
+        a = actions[g]
+        if a < 0 or a >= MASK_ROWS.shape[1] or not MASK_ROWS[situation(cfg, gs, g), a]:
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        round_over[g] = play(st, g, a, rew)
+        if gs[g, F_OVER]:
+            ended[g] = 1
+            if cfg[C_AUTO]:
+                for s in range(n):
+                    final_places[g, s] = st.fl[g, L_PLACE + s]
+                fresh_game(st, g, -1, no_lives, rew0)
+        write_mask(cfg, gs, mask, g)
+        if want_obs:
+            encode(st, g, gs[g, F_CURRENT], obs, g)
+        if gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_observe(st, games, seats, obs):
+    """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
+    st = unmanaged_state(st)
+    games = unmanaged(games)
+    seats = unmanaged(seats)
+    obs = unmanaged(obs)
+    for i in range(games.shape[0]):
+        encode(st, games[i], seats[i], obs, i)
+
+
+@njit
+def k_random_actions(st, out):
+    """A uniformly random legal action per game (-1 for a finished game)."""
+    st = unmanaged_state(st)
+    out = unmanaged(out)
+    for g in range(st.gs.shape[0]):
+        out[g] = random_action(st, g)
+
+
+@njit
+def k_greedy_actions(st, out):
+    """The greedy player's action per game (-1 for a finished game)."""
+    st = unmanaged_state(st)
+    out = unmanaged(out)
+    hand = np.empty((1, HS), dtype=np.int8)
+    for g in range(st.gs.shape[0]):
+        out[g] = greedy_action(st, g, hand)
+
+
+@njit
+def k_play_random(st, rew, rew0, obs, steps, want_obs):
+    """``steps`` agent-steps of random legal play in every game, auto-resetting.
+
+    Returns the number of agent-steps taken (a benchmark of the bare engine: the same
+    ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
+    """
+    st = unmanaged_state(st)
+    rew = unmanaged(rew)
+    rew0 = unmanaged(rew0)
+    obs = unmanaged(obs)
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    total = 0
+    for g in range(st.gs.shape[0]):
+        for _ in range(steps):
+            a = random_action(st, g)
+            play(st, g, a, rew)
+            total += 1
+            if st.gs[g, F_OVER]:
+                fresh_game(st, g, -1, no_lives, rew0)
+            if want_obs:
+                encode(st, g, st.gs[g, F_CURRENT], obs, g)
+    return total

@@ -1,0 +1,156 @@
+"""What a seat sees in the batched Scat engine: its action mask and its observation.
+
+:func:`encode` writes what :class:`schnauz_env.scat.observation.ObservationEncoder`
+returns, float for float: the block offsets come from the reference's
+``ObservationLayout`` (through ``cfg``), the seat features, pile weights, phase index
+and scales from :mod:`schnauz_env.scat.observation`. The legal actions are the
+reference's tables (``DRAW_LEGAL``, ``DISCARD_LEGAL``) by situation, and the knock
+rule is the reference's :func:`~schnauz_env.scat.engine.may_knock`.
+"""
+
+from __future__ import annotations
+
+from schnauz_env.batched.jit import njit
+from schnauz_env.batched.scat.layout import (
+    C_BUY_INS,
+    C_H,
+    C_KNOCK_FIRST,
+    C_N,
+    C_O_DEALER,
+    C_O_HAND,
+    C_O_KNOCKER,
+    C_O_KNOWN,
+    C_O_PHASE,
+    C_O_PILE,
+    C_O_SEATS,
+    C_O_STOCK,
+    C_O_TO_ACT,
+    C_O_TOP,
+    C_OBS_SIZE,
+    F_CURRENT,
+    F_DEALER,
+    F_KNOCKER,
+    F_LIVES,
+    F_MAX_LIVES,
+    F_NACTIVE,
+    F_OUT,
+    F_PHASE,
+    F_PILE,
+    F_POS,
+    F_STEP,
+    F_TURNS,
+    F_USED,
+    HS,
+    M_DISCARD,
+    M_OVER,
+    MASK_ROWS,
+    MIN_HAND,
+    O_HANDS,
+    O_PILE,
+    X_BUY_IN_SCALE,
+)
+from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER
+from schnauz_env.scat.engine import may_knock as _may_knock
+from schnauz_env.scat.observation import (
+    NC,
+    SEAT_AT_TABLE,
+    SEAT_BUY_INS,
+    SEAT_FEATURES,
+    SEAT_IN_GAME,
+    SEAT_LIVES,
+    SEAT_ON_BUS,
+)
+from schnauz_env.scat.observation import lives_scale as _lives_scale
+from schnauz_env.scat.observation import phase_index as _phase_index
+
+may_knock = njit(_may_knock, inline=True)
+phase_index = njit(_phase_index, inline=True)
+lives_scale = njit(_lives_scale, inline=True)
+
+
+@njit(inline=True)
+def situation(cfg, gs, g):
+    """The row of ``MASK_ROWS`` / ``LEGAL_ACTS`` that holds game ``g``'s legal actions."""
+    phase = gs[g, F_PHASE]
+    if phase == OVER:
+        return M_OVER
+    if gs[g, F_STEP] == DISCARD:
+        return M_DISCARD + cfg[C_H] - MIN_HAND
+    return (
+        4 * (phase == FINAL_TURNS)
+        + 2 * (gs[g, F_POS] >= NC)
+        + may_knock(cfg[C_KNOCK_FIRST] != 0, gs[g, F_TURNS], gs[g, F_NACTIVE])
+    )
+
+
+@njit(inline=True)
+def write_mask(cfg, gs, mask, g):
+    """The legal actions of game ``g``'s player to act into ``mask[g]``."""
+    row = situation(cfg, gs, g)
+    for a in range(MASK_ROWS.shape[1]):
+        mask[g, a] = MASK_ROWS[row, a]
+
+
+@njit(inline=True)
+def rel(s, seat, n):
+    """Position of seat ``s`` seen from ``seat``: ``(s - seat) % n``."""
+    d = s - seat
+    return d + n if d < 0 else d
+
+
+@njit
+def encode(st, g, seat, obs, row):
+    """``ObservationEncoder.encode(state, seat)`` of game ``g`` into ``obs[row]``."""
+    cfg, gs, cards = st.cfg, st.gs, st.cards
+    n = cfg[C_N]
+    for i in range(cfg[C_OBS_SIZE]):
+        obs[row, i] = 0.0
+    base = cfg[C_O_HAND]
+    h = O_HANDS + HS * seat
+    for i in range(HS):
+        c = cards[g, h + i]
+        if c < 0:
+            break
+        obs[row, base + i * NC + c] = 1.0
+    p = gs[g, F_PILE]
+    if p:
+        obs[row, cfg[C_O_TOP] + cards[g, O_PILE + p - 1]] = 1.0
+        base = cfg[C_O_PILE]
+        for i in range(p):
+            obs[row, base + cards[g, O_PILE + i]] = st.pw[p - 1 - i]
+    scale = lives_scale(gs[g, F_MAX_LIVES])
+    buy_in_scale = st.cff[X_BUY_IN_SCALE]
+    buy_ins = cfg[C_BUY_INS]
+    for k in range(n):
+        s = seat + k
+        if s >= n:
+            s -= n
+        f = cfg[C_O_SEATS] + k * SEAT_FEATURES
+        obs[row, f + SEAT_AT_TABLE] = 1.0
+        if not gs[g, F_OUT + s]:
+            lives = gs[g, F_LIVES + s]
+            obs[row, f + SEAT_IN_GAME] = 1.0
+            if lives == 0:
+                obs[row, f + SEAT_ON_BUS] = 1.0
+            obs[row, f + SEAT_LIVES] = lives * scale
+        obs[row, f + SEAT_BUY_INS] = (buy_ins - gs[g, F_USED + s]) * buy_in_scale
+        bits = st.known[g, s]
+        if k and bits:
+            # the cards a seat is known to hold are always in its hand
+            base = cfg[C_O_KNOWN] + (k - 1) * NC
+            hs = O_HANDS + HS * s
+            for i in range(HS):
+                c = cards[g, hs + i]
+                if c < 0:
+                    break
+                if (bits >> c) & 1:
+                    obs[row, base + c] = 1.0
+    obs[row, cfg[C_O_DEALER] + rel(gs[g, F_DEALER], seat, n)] = 1.0
+    if gs[g, F_KNOCKER] >= 0:
+        obs[row, cfg[C_O_KNOCKER] + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
+    phase = gs[g, F_PHASE]
+    if phase != OVER:
+        obs[row, cfg[C_O_TO_ACT] + rel(gs[g, F_CURRENT], seat, n)] = 1.0
+        final = phase == FINAL_TURNS
+        obs[row, cfg[C_O_PHASE] + phase_index(final, gs[g, F_STEP] == DISCARD)] = 1.0
+    obs[row, cfg[C_O_STOCK]] = (NC - gs[g, F_POS]) / NC

@@ -20,6 +20,13 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from schnauz_env.schnauz.config import MAX_PLAYERS
+from schnauz_env.schnauz.observation import (
+    SEAT_FEATURES,
+    SEAT_IN_GAME,
+    SEAT_LIVES,
+    ObservationLayout,
+)
 from schnauz_env.wrappers.vec_env import MaskedVecEnvWrapper
 
 
@@ -42,13 +49,11 @@ class LivesRewardVecEnv(MaskedVecEnvWrapper):
     """
 
     def __init__(self, venv: VecEnv, config: Any) -> None:
-        from schnauz_env.schnauz.observation import SEAT_FEATURES, ObservationLayout
-
         super().__init__(venv)
         seats = ObservationLayout(config).slices["seats"].start
         # "still in" and "lives / most lives" of every relative position, learner first
-        cols = np.arange(6) * SEAT_FEATURES
-        self._in, self._lives = seats + 1 + cols, seats + 3 + cols
+        cols = seats + np.arange(MAX_PLAYERS) * SEAT_FEATURES
+        self._in, self._lives = cols + SEAT_IN_GAME, cols + SEAT_LIVES
         self._scale = float(config.lives)
         self._last = np.zeros(venv.num_envs)
 

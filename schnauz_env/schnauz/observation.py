@@ -40,6 +40,8 @@ from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
 
 P = MAX_PLAYERS
 SEAT_FEATURES = 4
+#: The features of a position in the ``seats`` block, in order.
+SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_SWIMMING, SEAT_LIVES = range(SEAT_FEATURES)
 #: Bumped whenever the layout changes, so saved models refuse a layout they were not trained on.
 OBS_VERSION = 1
 
@@ -109,12 +111,12 @@ class ObservationEncoder:
         for k in range(n):
             s = (seat + k) % n
             f = seats + k * SEAT_FEATURES
-            ones.append(f)
+            ones.append(f + SEAT_AT_TABLE)
             if not out[s]:
-                ones.append(f + 1)
+                ones.append(f + SEAT_IN_GAME)
                 if lives[s] == 0:
-                    ones.append(f + 2)
-                obs[f + 3] = lives[s] * lives_scale
+                    ones.append(f + SEAT_SWIMMING)
+                obs[f + SEAT_LIVES] = lives[s] * lives_scale
             if k:
                 base = self._known + (k - 1) * nc - lo
                 ones.extend(base + c for c in state.known[s])

@@ -8,7 +8,7 @@ Both paths train the same MaskablePPO (``MlpPolicy`` with training/train.py's de
 network and hyperparameters, on CPU, one torch thread) on 4-player Schnauz against
 the same built-in opponent, and differ only in the environment:
 
-- ``AEC``: ``DummyVecEnv`` of ``training.single_agent.SingleAgentEnv`` (the learner's
+- ``AEC``: ``DummyVecEnv`` of ``schnauz_env.wrappers.SingleAgentEnv`` (the learner's
   seat in the PettingZoo ``raw_env``; opponents played in Python), as
   ``python -m training.train`` builds it (``infos=False``);
 - ``batched``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped by the
@@ -93,11 +93,12 @@ def make_model(venv, s: Setting, seed: int = 0):
 def aec_venv(num_envs: int, opponent: str, seed: int, infos: bool = False):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.single_agent import SingleAgentEnv
+    from policies.pool import OpponentPool
+    from schnauz_env.wrappers import SingleAgentEnv
 
     def make(i: int) -> Callable[[], SingleAgentEnv]:
         return lambda: SingleAgentEnv(
-            "schnauz", {}, (4,), [opponent], seed=seed * 1000 + i, infos=infos
+            "schnauz", {}, (4,), OpponentPool([opponent]), seed=seed * 1000 + i, infos=infos
         )
 
     return DummyVecEnv([make(i) for i in range(num_envs)])

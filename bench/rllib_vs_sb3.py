@@ -39,12 +39,17 @@ def bench_sb3(args: argparse.Namespace) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.single_agent import SingleAgentEnv
+    from policies.pool import OpponentPool
+    from schnauz_env.wrappers import SingleAgentEnv
 
     n_envs = args.sb3_envs
     venv = DummyVecEnv(
         [
-            (lambda i=i: SingleAgentEnv("schnauz", {}, (args.players,), args.opponents, seed=i))
+            (
+                lambda i=i: SingleAgentEnv(
+                    "schnauz", {}, (args.players,), OpponentPool(args.opponents), seed=i
+                )
+            )
             for i in range(n_envs)
         ]
     )
@@ -84,8 +89,8 @@ def bench_rllib(args: argparse.Namespace, runners: int) -> dict[str, Any]:
         opponents=tuple(args.opponents),
         num_env_runners=runners,
         train_batch_size=args.batch,
-        minibatch_size=512,
-        num_epochs=args.epochs,
+        batch_size=512,
+        n_epochs=args.epochs,
     )
     algo = build_config(train_args, {}).build_algo()
 

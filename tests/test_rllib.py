@@ -17,8 +17,8 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from policies.base import Policy
-from policies.models import load_model_policy
+from policies import Policy
+from policies.mlp import load_model_policy
 from schnauz_env.common.aec import place_value
 from schnauz_env.schnauz import KEEP, PASS, SchnauzConfig
 from training.rllib_env import TableEnv
@@ -142,6 +142,19 @@ def test_illegal_action_loses_or_raises():
         strict.step({agent: illegal})
 
 
+def test_the_pool_and_the_deals_are_seeded():
+    def run(seed: int) -> tuple:
+        env = TableEnv({"table_sizes": [4], "opponents": ["expert", "greedy"], "seed": seed})
+        built = env.opponent_pool.player(0, env.configs[4])  # expert, built from the seed
+        draws = built.rng.integers(2**31, size=3).tolist()
+        trace = [(r, tuple(f.get("place") for f in finals.values()), tuple(env.seat_players))
+                 for r, finals in play_random(env, episodes=3, seed=seed)]  # fmt: skip
+        return draws, trace
+
+    assert run(3) == run(3)
+    assert run(3)[0] != run(4)[0]
+
+
 @pytest.mark.parametrize(
     ("config", "message"),
     [
@@ -261,35 +274,30 @@ def test_module_takes_rllibs_observations_key_too():
 # ------------------------------------------------------------------ a tiny real run
 
 
+#: The tiny run's rules, given on its command line as --rules knock_in_first_circle=false.
+RULES = {"knock_in_first_circle": False}
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
-    """Two short PPO iterations on 2 CPUs (one remote env runner), a snapshot after the first."""
+    """Two short PPO iterations from the command line on 2 CPUs (one remote env runner), a
+    snapshot after the first."""
     import ray
 
-    from training.rllib_train import Args, train
+    from training.rllib_train import main
 
     out = tmp_path_factory.mktemp("rllib_runs")
-    args = Args(
-        iterations=2,
-        table_sizes=(3, 4),
-        opponents=("random", "greedy"),
-        self_play_every=1,
-        self_play_keep=1,
-        num_cpus=2,
-        num_env_runners=1,
-        train_batch_size=256,
-        minibatch_size=128,
-        num_epochs=1,
-        net_arch=(32, 32),
-        checkpoint_every=0,
-        eval_every=0,
-        eval_games=8,
-        eval_opponents=("greedy",),
-        run_dir=str(out),
-        run_name="tiny",
-    )
     try:
-        yield train(args)
+        main(
+            ["--iterations", "2", "--table-sizes", "3", "4", "--opponents", "random", "greedy",
+             "--rules", "knock_in_first_circle=false",
+             "--self-play-every", "1", "--self-play-keep", "1", "--num-cpus", "2",
+             "--num-env-runners", "1", "--train-batch-size", "256", "--batch-size", "128",
+             "--n-epochs", "1", "--net-arch", "32", "32", "--checkpoint-every", "0",
+             "--eval-every", "0", "--eval-games", "8", "--eval-opponents", "greedy",
+             "--run-dir", str(out), "--run-name", "tiny"]
+        )  # fmt: skip
+        yield out / "tiny"
     finally:
         ray.shutdown()
 
@@ -318,8 +326,9 @@ def test_tiny_run_checkpoint_export_and_evaluation_agree(tiny_run):
     module_dir = ckpt / "learner_group" / "learner" / "rl_module" / "learner"
     assert module_dir.is_dir(), sorted(p.name for p in ckpt.iterdir())
     module = RLModule.from_checkpoint(module_dir)
-    policy = load_model_policy(tiny_run / "model.npz", config=SchnauzConfig(num_players=4))
+    policy = load_model_policy(tiny_run / "model.npz", config=SchnauzConfig(num_players=4, **RULES))
     assert policy.meta["table_sizes"] == [3, 4] and policy.meta["iteration"] == 2
+    assert policy.meta["rules"]["knock_in_first_circle"] is False
     obs, masks = observations(100, seed=2)
     batch = {
         Columns.OBS: {"observation": torch.from_numpy(obs), "action_mask": torch.from_numpy(masks)}
@@ -343,8 +352,11 @@ def test_exported_model_plays_in_the_harness_and_by_name(tiny_run):
     from policies.evaluation import evaluate
 
     path = str(tiny_run / "model.npz")
-    assert make_policy(path, game="schnauz", config=SchnauzConfig(num_players=3)).name == "model"
-    result = evaluate([path, "greedy", "random"], players=3, games=6, workers=1, seed=3)
+    config = SchnauzConfig(num_players=3, **RULES)
+    assert make_policy(path, game="schnauz", config=config).name == "model"
+    result = evaluate(
+        [path, "greedy", "random"], players=3, games=6, workers=1, seed=3, options=RULES
+    )
     assert result.stats(path).seat_games == 6
 
 
@@ -355,10 +367,11 @@ def test_a_run_resumes_from_its_checkpoint(tiny_run, tmp_path):
         iterations=1,
         table_sizes=(3, 4),
         opponents=("random", "greedy"),
+        rules=("knock_in_first_circle=false",),
         num_env_runners=0,
         train_batch_size=256,
-        minibatch_size=128,
-        num_epochs=1,
+        batch_size=128,
+        n_epochs=1,
         net_arch=(32, 32),
         checkpoint_every=0,
         eval_every=0,

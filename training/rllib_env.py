@@ -30,7 +30,8 @@ Why not RLlib's ``PettingZooEnv`` with every seat exposed and opponents as froze
 RLModules: our baselines are numpy programs, not RLModules; playing them (and the
 numpy exports of snapshots) inside the env keeps them exact, sends only the
 learner's decisions through RLlib's connectors and torch, and makes one env step
-one learner decision, the same unit as the SB3 path (:mod:`training.single_agent`).
+one learner decision, the same unit as the SB3 path
+(:mod:`schnauz_env.wrappers.single_agent`).
 """
 
 from __future__ import annotations
@@ -145,6 +146,11 @@ class TableEnv(MultiAgentEnv):
     def pool(self) -> list[str]:
         """The names of the opponents in the pool."""
         return [] if self._pool is None else self._pool.names
+
+    @property
+    def opponent_pool(self) -> OpponentPool | None:
+        """The opponent pool (``None`` when every seat is a learner's)."""
+        return self._pool
 
     # ------------------------------------------------------------ RLlib API
     def reset(

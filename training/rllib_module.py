@@ -7,7 +7,7 @@ our envs and RLlib's ``PettingZooEnv`` give it) or RLlib's example convention
 
 * Actor: ``Linear -> act -> ... -> Linear`` (``model_config["hidden"]``, default
   ``(128, 128)``; ``model_config["activation"]`` ``"tanh"`` or ``"relu"``): exactly
-  the forward of :class:`policies.models.MLPPolicy`, so :func:`export_module` copies
+  the forward of :class:`policies.mlp.MLPPolicy`, so :func:`export_module` copies
   its weights into a ``.npz`` model file that plays without torch or ray.
 * Critic: a separate MLP of the same shape (no shared layers, nothing to export).
 * Masking: logits of illegal actions are replaced by ``MASKED_LOGIT`` (−1e9) before
@@ -103,8 +103,8 @@ def export_module(
     table_sizes: list[int],
     extra: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``module``'s actor as a numpy model file (:func:`policies.models.save_model`)."""
-    from policies.models import save_model
+    """Write ``module``'s actor as a numpy model file (:func:`policies.mlp.save_model`)."""
+    from policies.mlp import save_model
 
     if not isinstance(module, MaskedMLPModule):
         raise ValueError(f"only MaskedMLPModule can be exported, got {type(module).__name__}")

@@ -23,7 +23,7 @@ chooses whose view is drawn or printed: ``None`` shows every hand.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -31,6 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from schnauz_env.common.engine import action_index
 from schnauz_env.common.options import make_config
 
 
@@ -44,6 +45,30 @@ def wrap_classic(raw: AECEnv) -> AECEnv:
 def place_value(place: float, n: int) -> float:
     """The return of final place ``place`` (1 = best) of ``n``: +1 down to −1, linearly."""
     return 1.0 - 2.0 * (place - 1.0) / (n - 1)
+
+
+class _AgentRewards(dict):
+    """The cumulative rewards: a dict in which an agent no longer in the game raises an
+    error that says what to do. PettingZoo's ``last()`` (the wrappers' too) reads it for
+    ``agent_selection``, which after the game ended names an agent that has left."""
+
+    def __missing__(self, agent: Any) -> float:
+        raise RuntimeError(
+            f"{agent!r} is not in the game any more (the game ended, or it left the game): "
+            "call reset() to start a new game"
+        )
+
+
+def _checked_seed(seed: Any) -> int | None:
+    """``seed`` if it is ``None`` or an integer >= 0 (Gymnasium's rule); else
+    ``TypeError``/``ValueError`` saying so, before anything changes."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be None or an integer >= 0, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+    return int(seed)
 
 
 class CardGameEnv(AECEnv):
@@ -146,14 +171,30 @@ class CardGameEnv(AECEnv):
 
     # ----------------------------------------------------------------- API
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: ``seed`` (an integer >= 0) reseeds the env's generator,
+        ``options`` are the game's reset options (see the env's docstring).
+
+        A refused reset (a bad seed or option) raises and changes nothing: the game in
+        progress, and every deal the generator would give, go on as if it had not been
+        called."""
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"reset options must be a dict (or None), got {type(options).__name__}")
         if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
+            rng = np.random.default_rng(_checked_seed(seed))
+        else:
+            rng = self._rng
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.reset_options))
         if unknown:
@@ -165,10 +206,17 @@ class CardGameEnv(AECEnv):
                 stacklevel=2,
             )
         game_options = {k: options[k] for k in self.reset_options if k in options}
-        self.game = type(self).new_game(self.config, self._rng, **game_options)
+        drawn = rng.bit_generator.state
+        try:  # the engines check every option before drawing; this also covers the rest
+            game = type(self).new_game(self.config, rng, **game_options)
+        except BaseException:
+            rng.bit_generator.state = drawn
+            raise
+        self._rng = rng
+        self.game = game
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = _AgentRewards.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._returns = [0.0] * self.config.num_players
@@ -179,23 +227,50 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        seat = self.agent_name_mapping[agent]
-        if seat == game.current and not game.game_over and not self.terminations[agent]:
+        """What ``agent`` sees now, with its action mask (all zeros unless it is to act).
+
+        Also after its episode ended (the final observation, for learners)."""
+        game = self._started("observe")
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+        if seat == game.current and not game.game_over and not self.terminations.get(agent, True):
             mask = game.legal_mask()
         else:
             mask = self._no_mask.copy()
         return {"observation": self.encoder.encode(game, seat), "action_mask": mask}
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The observation, cumulative reward, termination, truncation and info of the
+        agent to act (``agent_selection``)."""
+        self._started("last")
+        if self.agent_selection not in self.terminations:
+            raise RuntimeError(
+                "last() called after the game ended (every agent is done); "
+                "call reset() to start a new game"
+            )
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
+        """Play ``action`` (an integer) for ``agent_selection``; ``None`` for an agent
+        whose episode ended. An illegal action raises ``ValueError`` (a non-integer
+        ``TypeError``) and changes nothing."""
+        game = self._started("step")
         agent = self.agent_selection
+        if agent not in self.terminations:
+            raise RuntimeError(
+                "step() called after the game ended (every agent is done); "
+                "call reset() to start a new game"
+            )
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"action None given for {agent}, who is still in the game")
-        game = self.game
-        result = game.apply(action)  # raises ValueError on an illegal action, changing nothing
+        result = game.apply(action)  # an illegal action raises, changing nothing
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
         for a in self.agents:
@@ -229,7 +304,20 @@ class CardGameEnv(AECEnv):
 
     def action_to_string(self, action: int) -> str:
         """Name ``action`` for the player to act in the current state."""
-        return self.game.action_to_string(action, symbols=True)
+        game = self._started("action_to_string")
+        return game.action_to_string(action_index(action), symbols=True)
+
+    # ------------------------------------------------------------- misuse
+    def _started(self, what: str) -> Any:
+        """The game in progress; ``RuntimeError`` saying to call ``reset()`` before it."""
+        if self.game is None:
+            raise RuntimeError(f"{what}() called before reset(); call reset() first")
+        return self.game
+
+    def _unknown_agent(self, agent: Any) -> ValueError:
+        return ValueError(
+            f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}"
+        )
 
     # ------------------------------------------------------------- helpers
     def _after_move(self, result: Any) -> None:

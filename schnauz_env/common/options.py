@@ -3,7 +3,7 @@ options, with errors that say what is allowed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -28,6 +28,20 @@ class RulesConfig:
             f"invalid {self.game_name} option {name}={getattr(self, name)!r}: {allowed}"
         )
 
+    def check_choice(self, name: str, allowed: str, choices: Sequence[str]) -> None:
+        """``ValueError`` (saying ``allowed``) unless option ``name`` is one of the
+        strings ``choices`` (a list, a number or an array is none of them)."""
+        value = getattr(self, name)
+        if not isinstance(value, str) or value not in choices:
+            raise self.invalid(name, allowed)
+
+    def check_int(self, name: str, allowed: str, low: int, high: int | None = None) -> None:
+        """``ValueError`` (saying ``allowed``) unless option ``name`` is an ``int`` (not a
+        ``bool``) from ``low`` to ``high`` (no upper bound when ``None``)."""
+        value = getattr(self, name)
+        if not is_int(value) or value < low or (high is not None and value > high):
+            raise self.invalid(name, allowed)
+
     def check_flags(self, *names: str) -> None:
         """``ValueError`` unless each option in ``names`` is ``True`` or ``False``."""
         for name in names:
@@ -38,12 +52,18 @@ class RulesConfig:
         return asdict(self)  # type: ignore[call-overload]
 
     @classmethod
-    def from_dict(cls: type[R], data: dict[str, Any]) -> R:
+    def from_dict(cls: type[R], data: Mapping[str, Any]) -> R:
+        """The config of ``data`` (option name -> value, e.g. from :meth:`to_dict` or a
+        model file); ``ValueError`` for anything else or an unknown option."""
+        if not isinstance(data, Mapping):
+            raise ValueError(
+                f"{cls.game_name} rules must be a dict of options, got {type(data).__name__}"
+            )
         known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        unknown = sorted(set(data) - known)
+        unknown = sorted((k for k in data if k not in known), key=str)
         if unknown:
             raise ValueError(
-                f"unknown {cls.game_name} option(s) {', '.join(unknown)}; "
+                f"unknown {cls.game_name} option(s) {', '.join(map(str, unknown))}; "
                 f"allowed: {', '.join(sorted(known))}"
             )
         return cls(**data)

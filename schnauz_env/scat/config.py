@@ -65,8 +65,7 @@ class ScatConfig(RulesConfig):
                 "first_dealer",
                 f"must be None or a seat 0..{self.num_players - 1}",
             )
-        if self.episode not in ("game", "round"):
-            raise self.invalid("episode", "allowed: 'game', 'round'")
+        self.check_choice("episode", "allowed: 'game', 'round'", ("game", "round"))
         self.check_flags("knock_on_first_turn", "no_trinca", "four_card")
 
     # ------------------------------------------------------------ derived

@@ -60,31 +60,27 @@ class SchnauzConfig(RulesConfig):
             raise self.invalid("num_players", "must be an integer from 2 to 6")
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise self.invalid("num_players", "Schnauz is for 2 to 6 players")
-        if self.deck not in DECK_VARIANTS:
-            raise self.invalid("deck", "allowed decks are 'A7' (32 cards), 'A9' (24), 'A5' (40)")
+        allowed_decks = "allowed decks are 'A7' (32 cards), 'A9' (24), 'A5' (40)"
+        if not isinstance(self.deck, str) and self.deck is not None:
+            allowed_decks += (
+                "; the deck option is the variant's name: a stacked deck (card codes) is "
+                "a reset option, reset(options={'deck': [...]})"
+            )
+        self.check_choice("deck", allowed_decks, tuple(DECK_VARIANTS))
         if 3 * self.num_players + 3 > len(self.deck_cards):
             raise self.invalid(
                 "num_players",
                 f"a round needs {3 * self.num_players + 3} cards but deck {self.deck} has "
                 f"{len(self.deck_cards)}",
             )
-        if not is_int(self.lives) or self.lives < 0:
-            raise self.invalid("lives", "must be an integer >= 0")
-        if self.short_stock not in ("showdown", "recycle"):
-            raise self.invalid("short_stock", "allowed: 'showdown', 'recycle'")
-        if self.ties not in ("break", "share"):
-            raise self.invalid("ties", "allowed: 'break', 'share'")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise self.invalid("max_turns", "must be a positive integer")
-        if self.first_dealer is not None and (
-            not isinstance(self.first_dealer, int) or not 0 <= self.first_dealer < self.num_players
-        ):
-            raise self.invalid(
-                "first_dealer",
-                f"must be None or a seat 0..{self.num_players - 1}",
-            )
-        if self.episode not in ("game", "round"):
-            raise self.invalid("episode", "allowed: 'game', 'round'")
+        self.check_int("lives", "must be an integer >= 0", 0)
+        self.check_choice("short_stock", "allowed: 'showdown', 'recycle'", ("showdown", "recycle"))
+        self.check_choice("ties", "allowed: 'break', 'share'", ("break", "share"))
+        self.check_int("max_turns", "must be a positive integer", 1)
+        if self.first_dealer is not None:
+            n = self.num_players
+            self.check_int("first_dealer", f"must be None or a seat 0..{n - 1}", 0, n - 1)
+        self.check_choice("episode", "allowed: 'game', 'round'", ("game", "round"))
         self.check_flags("knock_in_first_circle", "fire_costs_all")
 
     @property

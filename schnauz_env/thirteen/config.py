@@ -55,12 +55,10 @@ class ThirteenConfig(RulesConfig):
     def __post_init__(self) -> None:
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise self.invalid("num_players", "Thirteen is for 2 to 4 players")
-        if self.episode not in ("game", "match"):
-            raise self.invalid("episode", "allowed: 'game', 'match'")
+        self.check_choice("episode", "allowed: 'game', 'match'", ("game", "match"))
         if not is_int(self.target_points) or self.target_points < 1:
             raise self.invalid("target_points", "must be a positive integer")
-        if self.opening not in ("include", "free"):
-            raise self.invalid("opening", "allowed: 'include', 'free'")
+        self.check_choice("opening", "allowed: 'include', 'free'", ("include", "free"))
         self.check_flags("out_clears_table", "instant_wins")
         if not is_int(self.max_games) or self.max_games < 1:
             raise self.invalid("max_games", "must be a positive integer")

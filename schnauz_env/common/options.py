@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields
 from typing import Any, ClassVar, TypeVar
 
+import numpy as np
+
 C = TypeVar("C")
 R = TypeVar("R", bound="RulesConfig")
 
@@ -21,6 +23,14 @@ class RulesConfig:
     the ``ValueError`` of an invalid option. A subclass names its game in ``game_name``."""
 
     game_name: ClassVar[str]
+
+    def numpy_ints_as_ints(self) -> None:
+        """Turn the options given as numpy integers into ``int`` (a frozen config keeps
+        plain values: it is compared, hashed and written to model files)."""
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if isinstance(value, np.integer):
+                object.__setattr__(self, f.name, int(value))
 
     def invalid(self, name: str, allowed: str) -> ValueError:
         """The error for option ``name`` (its current value shown); ``allowed`` says what is."""

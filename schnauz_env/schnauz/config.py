@@ -56,6 +56,7 @@ class SchnauzConfig(RulesConfig):
     an episode is a single round (deal to showdown)."""
 
     def __post_init__(self) -> None:
+        self.numpy_ints_as_ints()
         if not is_int(self.num_players):
             raise self.invalid("num_players", "must be an integer from 2 to 6")
         if not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:

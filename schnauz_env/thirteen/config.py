@@ -53,6 +53,7 @@ class ThirteenConfig(RulesConfig):
     ``match_limit_reached`` in the result. Never binds in ordinary play."""
 
     def __post_init__(self) -> None:
+        self.numpy_ints_as_ints()
         if not is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
             raise self.invalid("num_players", "Thirteen is for 2 to 4 players")
         self.check_choice("episode", "allowed: 'game', 'match'", ("game", "match"))

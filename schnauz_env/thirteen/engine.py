@@ -770,11 +770,19 @@ def new_game(
 
     ``rng`` is the only source of randomness: it shuffles once per game. ``deck``
     stacks the first game (52 card codes, first = top, dealt one at a time from
-    seat 0); ``decks`` stacks several games in turn. ``dealer`` is accepted and
-    ignored (Thirteen has no dealer; RULES.md). ``scores`` sets each seat's starting
-    match points (for puzzles and tests).
+    seat 0); ``decks`` stacks several games in turn. ``dealer`` (``None`` or a seat) is
+    accepted and ignored (Thirteen has no dealer; RULES.md). ``scores`` sets each
+    seat's starting match points (for puzzles and tests). Every option is checked
+    before ``rng`` is used.
     """
-    del dealer
+    n = config.num_players
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n
+    ):
+        raise ValueError(
+            f"invalid dealer {dealer!r}: must be None or a seat 0..{n - 1} "
+            "(Thirteen has no dealer; the option is accepted and ignored)"
+        )
     state = ThirteenState(config, rng)
     state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if scores is not None:
@@ -806,6 +814,22 @@ def new_position(
     table_cards = parse_cards(table) if isinstance(table, str) else parse_cards(list(table))
     if len(parsed) != n:
         raise ValueError(f"a position needs {n} hands, got {len(parsed)}")
+    for s, h in enumerate(parsed):
+        if len(h) > HAND_SIZE:
+            raise ValueError(f"seat {s} holds {len(h)} cards; a hand holds at most {HAND_SIZE}")
+    for name, seat in (("current", current), ("table_by", table_by)):
+        if (seat is not None or name == "current") and (
+            isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n
+        ):
+            raise ValueError(f"{name} must be a seat 0..{n - 1}, got {seat!r}")
+    if passed is not None and (
+        not isinstance(passed, (list, tuple))
+        or len(passed) != n
+        or not all(isinstance(p, bool) for p in passed)
+    ):
+        raise ValueError(
+            f"passed must list {n} flags (True or False, one per seat), got {passed!r}"
+        )
     listed = [int(c) for h in parsed for c in h] + [int(c) for c in table_cards]
     if len(set(listed)) != len(listed):
         raise ValueError("a card appears twice in the position")
@@ -822,7 +846,7 @@ def new_position(
     state.played = [c for c in range(52) if c not in listed_set] + state.table
     state.passed = list(passed) if passed is not None else [False] * n
     if scores is not None:
-        state.scores = [int(x) for x in scores]
+        state.scores = seat_counts(scores, n, "scores")
     state.finish_order = [s for s in range(n) if not state.hands[s]]
     if not state.hands[current] or state.passed[current]:
         raise ValueError(f"seat {current} cannot be the one to act: no cards or passed")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
-from policies.evaluation.harness import evaluate, make_game_config
+from policies.evaluation.harness import RECORDS_FILE, evaluate, make_game_config
 from policies.evaluation.schedule import SCHEDULES
 from policies.registry import available_policies, make_policy
 from schnauz_env.common.options import parse_rules, rules_help
@@ -21,6 +22,7 @@ examples:
   schnauz-eval --policies expert ismcts:400 --players 3 --games 200
   schnauz-eval --policies random --players 4 --games 400   # four copies of random
   schnauz-eval --game scat --policies random greedy --rules lives=2 knock_on_first_turn=true
+  schnauz-eval --policies model expert expert expert --games 400 --record runs/eval400
 Policy names: see --list. A policy may take a parameter after a colon
 (greedy:27 knocks at 27 points, ismcts:400 searches 400 determinizations)."""
 
@@ -119,6 +121,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--save-games", action="store_true", help="also write every game to DIR/games.csv"
     )
     p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="write every game's record to DIR/records.jsonl (JSON Lines; replay one with "
+        "'schnauz replay DIR/records.jsonl --index N'; docs/records.md)",
+    )
+    p.add_argument(
+        "--record-sample",
+        type=int,
+        metavar="K",
+        help="with --record: record only K games, chosen by --seed",
+    )
+    p.add_argument(
+        "--record-details",
+        action="store_true",
+        help="with --record: also keep each move's legal actions and the policy's probabilities",
+    )
+    p.add_argument(
         "--markdown", action="store_true", help="also print the leaderboard as a Markdown table"
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -173,6 +192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail(f"--games must be at least 1, got {args.games}")
     if args.workers is not None and args.workers < 1:
         _fail(f"--workers must be at least 1, got {args.workers}")
+    if args.record is None and (args.record_sample is not None or args.record_details):
+        _fail("--record-sample and --record-details need --record DIR")
+    if args.record_sample is not None and args.record_sample < 0:
+        _fail(f"--record-sample must be >= 0, got {args.record_sample}")
     try:
         config = make_game_config(args.game, args.players, options)
     except (ValueError, TypeError) as err:
@@ -195,8 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             options=options,
             games_with=games_with,
             progress=not args.quiet,
+            record=args.record,
+            record_sample=args.record_sample,
+            record_details=args.record_details,
         )
-    except ValueError as err:
+    except (ValueError, FileExistsError) as err:
         _fail(str(err))
     result.settings["command"] = f"{PROG} " + " ".join(sys.argv[1:] if argv is None else list(argv))
     result.print_table()
@@ -205,6 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out:
         for path in result.save(args.out, games_csv=args.save_games):
             print(f"wrote {path}")
+    if args.record:
+        count = result.settings["recorded_games"]
+        print(f"wrote {count} game records to {Path(args.record) / RECORDS_FILE}")
     return 0
 
 

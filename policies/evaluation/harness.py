@@ -6,15 +6,22 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from policies.base import Policy
 from policies.evaluation.report import EvalResult, summarize
-from policies.evaluation.runner import PolicySpec, play_tasks
-from policies.evaluation.schedule import make_schedule, make_tasks
+from policies.evaluation.runner import PolicySpec, RecordOptions, play_tasks, seat_identity
+from policies.evaluation.schedule import derive_seed, make_schedule, make_tasks
 from policies.registry import make_policy
 from schnauz_env.common.options import make_config
 from schnauz_env.games import game_module
+from schnauz_env.records import write_records
+
+#: The file ``evaluate(record=DIR)`` writes in ``DIR``.
+RECORDS_FILE = "records.jsonl"
 
 
 def evaluate(
@@ -29,6 +36,9 @@ def evaluate(
     options: dict[str, Any] | None = None,
     games_with: dict[str, int] | None = None,
     progress: bool = False,
+    record: str | os.PathLike | None = None,
+    record_sample: int | None = None,
+    record_details: bool = False,
 ) -> EvalResult:
     """Play ``policies`` against each other and measure them (see :mod:`policies.evaluation`).
 
@@ -40,8 +50,21 @@ def evaluate(
     ``workers=None`` uses every core; ``1`` plays in this process. ``seed`` fixes the
     deals (the same in every table) and the policies' seeds, so a run is reproducible
     whatever the number of workers.
+
+    ``record`` (a folder) writes every game's record (:mod:`schnauz_env.records`) to
+    ``DIR/records.jsonl``, in schedule order, or only ``record_sample`` games chosen by
+    ``seed``; ``record_details`` also keeps each move's legal actions and the policy's
+    probabilities. Recording changes no move and no result. The file is written
+    atomically and never over an existing one (``FileExistsError``, before any game).
     """
     config = make_game_config(game, players, options or {})
+    record_path = None
+    if record is not None:
+        record_path = Path(record) / RECORDS_FILE
+        if record_path.exists():
+            raise FileExistsError(f"{record_path} exists; record to another folder")
+        if record_sample is not None and record_sample < 0:
+            raise ValueError(f"record_sample must be >= 0, got {record_sample}")
     specs: dict[str, PolicySpec] = {}
     labels = []
     for p in policies:
@@ -58,9 +81,20 @@ def evaluate(
     tasks = make_tasks(tables, duplicate, seed)
     if workers is None:
         workers = os.cpu_count() or 1
+    recording = None
+    if record_path is not None:
+        recording = RecordOptions(
+            seats={label: seat_identity(spec, game, config) for label, spec in specs.items()},
+            games=_sample(len(tasks), record_sample, seed),
+            details=record_details,
+            meta={"source": "schnauz-eval", "run_seed": seed},
+        )
     start = time.perf_counter()
-    records = play_tasks(tasks, game, config, specs, workers, progress)
+    records = play_tasks(tasks, game, config, specs, workers, progress, recording)
     elapsed = time.perf_counter() - start
+    if record_path is not None:
+        ordered = sorted(records, key=lambda r: (r.table, r.deal, r.rotation))
+        write_records(record_path, (r.record for r in ordered if r.record is not None))
     stats, pairs = summarize(records, list(dict.fromkeys(labels)), players)
     settings = {
         "game": game,
@@ -75,6 +109,8 @@ def evaluate(
         "rules": {k: v for k, v in _config_dict(config).items() if k != "num_players"},
         "fair_share": 1.0 / players,
     }
+    if record_path is not None:
+        settings["recorded_games"] = sum(r.record is not None for r in records)
     table_info = []
     for t, m in enumerate(tables):
         recs = [r for r in records if r.table == t]
@@ -88,6 +124,14 @@ def evaluate(
         turn_limits=sum(r.turn_limits for r in records),
         tables=table_info,
     )
+
+
+def _sample(tasks: int, sample: int | None, seed: int) -> frozenset[int] | None:
+    """The indices of the ``sample`` games to record, drawn from ``seed`` (``None``: all)."""
+    if sample is None or sample >= tasks:
+        return None
+    rng = np.random.default_rng(derive_seed(seed, 0x5EC0D))
+    return frozenset(int(i) for i in rng.choice(tasks, size=sample, replace=False))
 
 
 def make_game_config(game: str, players: int, options: dict[str, Any]) -> Any:
@@ -105,4 +149,4 @@ def _config_dict(config: Any) -> dict[str, Any]:
         return {}
 
 
-__all__ = ["evaluate", "make_game_config"]
+__all__ = ["RECORDS_FILE", "evaluate", "make_game_config"]

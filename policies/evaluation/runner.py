@@ -10,18 +10,21 @@ workers.
 from __future__ import annotations
 
 import copy
+import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from policies.base import Policy
+from policies.base import REGISTRY, Policy
 from policies.evaluation.schedule import GameTask, derive_seed
+from policies.mlp import SHIPPED, shipped_model
 from policies.registry import make_policy
 from schnauz_env.games import game_module
+from schnauz_env.records import Recorder, Seat, dumps, file_sha256
 
 #: A policy as :func:`policies.evaluation.evaluate` takes it: a name for
 #: :func:`policies.make_policy` or a :class:`~policies.base.Policy` object.
@@ -46,6 +49,39 @@ class GameRecord:
     """Seconds spent choosing moves, per seat."""
     turn_limits: int = 0
     """Rounds ended by the termination guard (reported, never expected)."""
+    record: str | None = None
+    """The game's record (:mod:`schnauz_env.records`) as one JSON line, if it was recorded."""
+
+
+@dataclass
+class RecordOptions:
+    """Which games to record and what to keep (see :mod:`schnauz_env.records`)."""
+
+    seats: dict[str, Seat]
+    """Each policy label's seat entry (name, model file hash)."""
+    games: frozenset[int] | None = None
+    """The indices of the tasks to record; ``None``: every game."""
+    views: bool = True
+    """Keep a checksum of what each acting seat saw."""
+    details: bool = False
+    """Keep each move's legal actions and the policy's probabilities."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Notes for every record (the game's table, deal and rotation are added)."""
+
+
+def seat_identity(spec: PolicySpec, game: str, config: Any) -> Seat:
+    """How a record names a policy: its registered name, or a model file by its name and
+    the SHA-256 of its bytes (the shipped ``model`` too); never a path of this machine."""
+    if isinstance(spec, Policy):
+        return Seat(spec.name)
+    name = str(spec)
+    base = name.partition(":")[0]
+    if (game, base) in REGISTRY:
+        if base == SHIPPED:
+            path = shipped_model(game, config)
+            return Seat(name, file_sha256(path) if path is not None else None)
+        return Seat(name)
+    return Seat(os.path.basename(name), file_sha256(name))
 
 
 def play_game(
@@ -54,12 +90,14 @@ def play_game(
     policies: Sequence[Policy],
     seed: int,
     encoder: Any = None,
+    recorder: Recorder | None = None,
 ) -> dict[str, Any]:
     """Play one game with ``policies[seat]`` at each seat; return its outcome.
 
     The engine's generator is seeded with ``seed`` (the deal). Returns ``places``,
     ``rounds``, ``lives_lost``, ``rounds_played`` (``None`` for games without lives),
-    ``moves``, ``think`` (seconds per seat) and ``turn_limits``.
+    ``moves``, ``think`` (seconds per seat) and ``turn_limits``. A ``recorder``
+    (:class:`schnauz_env.records.Recorder`) is given every move; it changes nothing else.
     """
     gm = game_module(game)
     if encoder is None:
@@ -78,10 +116,14 @@ def play_game(
         seat = state.current
         obs = encode(state, seat)
         mask = state.legal_mask()
+        if recorder is not None:
+            recorder.see(obs, mask)
         t0 = clock()
         action = policies[seat].act(obs, mask)
         think[seat] += clock() - t0
         moves[seat] += 1
+        if recorder is not None:
+            recorder.add(seat, action, policies[seat])
         if not mask[action]:
             raise ValueError(
                 f"policy {policies[seat].name!r} at seat {seat} chose illegal action {action} "
@@ -116,10 +158,17 @@ def play_game(
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(game: str, config: Any, specs: dict[str, PolicySpec]) -> None:
+def _worker_init(
+    game: str, config: Any, specs: dict[str, PolicySpec], record: RecordOptions | None = None
+) -> None:
     gm = game_module(game)
     _WORKER.update(
-        game=game, config=config, specs=specs, encoder=gm.ObservationEncoder(config), cache={}
+        game=game,
+        config=config,
+        specs=specs,
+        encoder=gm.ObservationEncoder(config),
+        cache={},
+        record=record,
     )
 
 
@@ -135,15 +184,36 @@ def _policy(label: str, seat: int) -> Policy:
     return cache[key]
 
 
-def _run_task(task: GameTask) -> GameRecord:
+def _run_task(job: tuple[int, GameTask]) -> GameRecord:
+    index, task = job
     table, seats, deal, rotation, run_seed, deal_seed = task
     policies = []
+    seeds = []
     for s, label in enumerate(seats):
         p = _policy(label, s)
-        p.reset(seed=derive_seed(run_seed, table, deal, rotation, s))
+        seeds.append(derive_seed(run_seed, table, deal, rotation, s))
+        p.reset(seed=seeds[-1])
         policies.append(p)
-    out = play_game(_WORKER["game"], _WORKER["config"], policies, deal_seed, _WORKER["encoder"])
-    return GameRecord(table=table, deal=deal, rotation=rotation, seed=deal_seed, seats=seats, **out)
+    options: RecordOptions | None = _WORKER["record"]
+    recorder = None
+    if options is not None and (options.games is None or index in options.games):
+        recorder = Recorder(views=options.views, details=options.details)
+    game, config = _WORKER["game"], _WORKER["config"]
+    out = play_game(game, config, policies, deal_seed, _WORKER["encoder"], recorder)
+    line = None
+    if recorder is not None:
+        record = recorder.record(
+            game,
+            config,
+            deal_seed,
+            [replace(options.seats[label], seed=seeds[s]) for s, label in enumerate(seats)],
+            places=out["places"],
+            meta={**options.meta, "table": table, "deal": deal, "rotation": rotation},
+        )
+        line = dumps(record, lines=True)
+    return GameRecord(
+        table=table, deal=deal, rotation=rotation, seed=deal_seed, seats=seats, **out, record=line
+    )
 
 
 def play_tasks(
@@ -153,26 +223,30 @@ def play_tasks(
     specs: dict[str, PolicySpec],
     workers: int = 1,
     progress: bool = False,
+    record: RecordOptions | None = None,
 ) -> list[GameRecord]:
     """Play every task with the policies ``specs`` (by label); records in finishing order.
 
     ``workers <= 1`` plays in this process, otherwise in a pool of ``workers``
-    processes. ``progress`` shows a tqdm bar on stderr.
+    processes. ``progress`` shows a tqdm bar on stderr. ``record`` says which games to
+    record (each :class:`GameRecord` then carries its ``record`` line).
     """
     records: list[GameRecord] = []
     bar = _progress(len(tasks), progress)
+    jobs = list(enumerate(tasks))
     if workers <= 1:
-        _worker_init(game, config, specs)
-        for task in tasks:
-            records.append(_run_task(task))
+        _worker_init(game, config, specs, record)
+        for job in jobs:
+            records.append(_run_task(job))
             bar.update(1)
     else:
         import multiprocessing as mp
 
         # Small chunks: slow players' games would otherwise hold the progress bar back.
         chunk = max(1, min(4, len(tasks) // (workers * 64)))
-        with mp.Pool(workers, initializer=_worker_init, initargs=(game, config, specs)) as pool:
-            for rec in pool.imap_unordered(_run_task, tasks, chunksize=chunk):
+        init = (game, config, specs, record)
+        with mp.Pool(workers, initializer=_worker_init, initargs=init) as pool:
+            for rec in pool.imap_unordered(_run_task, jobs, chunksize=chunk):
                 records.append(rec)
                 bar.update(1)
     bar.close()
@@ -195,4 +269,11 @@ def _progress(total: int, show: bool) -> Any:
     return tqdm(total=total, unit="game", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
 
 
-__all__ = ["GameRecord", "PolicySpec", "play_game", "play_tasks"]
+__all__ = [
+    "GameRecord",
+    "PolicySpec",
+    "RecordOptions",
+    "play_game",
+    "play_tasks",
+    "seat_identity",
+]

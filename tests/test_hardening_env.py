@@ -188,6 +188,22 @@ def test_unknown_agents_and_bad_seeds_are_named(mod) -> None:
     env.reset(seed=np.int64(3))  # numpy integers are seeds too
 
 
+@pytest.mark.parametrize("mod", MODULES, ids=IDS)
+def test_render_seat_set_later_is_checked_too(mod) -> None:
+    """The attribute ``render_seat`` is documented as settable: garbage set there used to
+    render silently (as nobody's view); it raises like the constructor option."""
+    env = mod.raw_env(render_mode="ansi", render_seat=1)
+    env.reset(seed=0)
+    for bad in ("x", 99, -1, 1.5, True, [0]):
+        with pytest.raises(ValueError, match=r"invalid render_seat .*: None \(every hand shown\)"):
+            env.render_seat = bad
+    assert env.render_seat == 1
+    env.render_seat = np.int64(0)
+    assert env.render_seat == 0 and type(env.render_seat) is int
+    env.render_seat = None
+    assert isinstance(env.render(), str)
+
+
 # ---------------------------------------------------------------------------- refused resets
 def codes(cards: Any) -> list[str]:
     return [format_card(c) for c in cards]

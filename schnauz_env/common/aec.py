@@ -113,16 +113,7 @@ class CardGameEnv(AECEnv):
         )
         self.render_mode = render_mode
         n = self.config.num_players
-        if render_seat is not None and (
-            isinstance(render_seat, bool)
-            or not isinstance(render_seat, (int, np.integer))
-            or not 0 <= render_seat < n
-        ):
-            raise ValueError(
-                f"invalid render_seat {render_seat!r}: None (every hand shown) or a seat 0..{n - 1}"
-            )
-        #: Whose view render() shows: None = every hand open, else that seat's view.
-        self.render_seat = None if render_seat is None else int(render_seat)
+        self.render_seat = render_seat
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self.encoder = self.encoder_class(self.config)
@@ -139,6 +130,23 @@ class CardGameEnv(AECEnv):
         self._returns = [0.0] * n
         self._settled = set()
         self._no_mask = np.zeros(self.num_actions, dtype=np.int8)
+
+    @property
+    def render_seat(self) -> int | None:
+        """Whose view ``render()`` shows: ``None`` every hand open, else that seat's view.
+        Set it to change the view; anything but ``None`` or a seat raises ``ValueError``."""
+        return self._render_seat
+
+    @render_seat.setter
+    def render_seat(self, seat: int | None) -> None:
+        n = self.config.num_players
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n
+        ):
+            raise ValueError(
+                f"invalid render_seat {seat!r}: None (every hand shown) or a seat 0..{n - 1}"
+            )
+        self._render_seat = None if seat is None else int(seat)
 
     # --------------------------------------------------------- game hooks
     def info_for(self) -> dict[str, Any]:

@@ -13,7 +13,9 @@ kernels, so a game's randomness is its own, whatever the other games do::
     draw_permutation(buf, g, 0, 32, rng, g, 1)
 
 The helpers are small and compiled with ``inline=True`` (numba inlines them
-into their callers). :func:`~schnauz_env.batched.jit.unmanaged` (re-exported here)
+into their callers). Importing this module also lets kernels call the rules
+floor's reward functions (:mod:`schnauz_env.common.places`: ``place_value``,
+``shared_place``, ``single_round_reward``, ``settle_places``) by their own names. :func:`~schnauz_env.batched.jit.unmanaged` (re-exported here)
 re-views a caller-owned C-contiguous array without reference counting: call it on a
 kernel's array arguments on entry, so the helpers it calls count nothing.
 """
@@ -22,7 +24,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.jit import njit, unmanaged
+from schnauz_env.batched.jit import jitable, njit, unmanaged
+from schnauz_env.common import places
+
+# What a place pays is written once, on the rules floor, in Python numba compiles:
+# every kernel may call these by their own names (import them from places).
+for _fn in (
+    places.place_value,
+    places.shared_place,
+    places.single_round_reward,
+    places.settle_places,
+):
+    jitable(_fn, inline=True)
 
 __all__ = [
     "draw_permutation",

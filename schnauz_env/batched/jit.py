@@ -52,6 +52,26 @@ def njit(fn: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
     return wrap if fn is None else wrap(fn)
 
 
+_jitable: set[int] = set()
+
+
+def jitable(fn: Callable[..., Any], *, inline: bool = False) -> Callable[..., Any]:
+    """Let compiled code call the plain Python function ``fn`` by its own name; return ``fn``.
+
+    For the rules floor's functions, which import no numba (``may_knock``,
+    ``place_value``, ``settle_places``, ...): after ``jitable(fn)`` a compiled kernel that
+    calls ``fn`` compiles it into itself (inlined at numba's IR level with
+    ``inline=True``), and so does another such function that calls it, while Python
+    callers keep calling ``fn`` itself. Without numba it does nothing. Idempotent.
+    """
+    if _numba is not None and id(fn) not in _jitable:
+        from numba.extending import register_jitable
+
+        register_jitable(inline="always" if inline else "never")(fn)
+        _jitable.add(id(fn))
+    return fn
+
+
 if _numba is not None:
     from numba import types as _types
     from numba.core import cgutils as _cgutils

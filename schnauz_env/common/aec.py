@@ -33,6 +33,9 @@ from pettingzoo.utils import wrappers
 
 from schnauz_env.common.engine import action_index
 from schnauz_env.common.options import make_config
+from schnauz_env.common.places import place_value, settle_places, single_round_reward
+
+__all__ = ["CardGameEnv", "place_value", "wrap_classic"]
 
 
 def wrap_classic(raw: AECEnv) -> AECEnv:
@@ -40,11 +43,6 @@ def wrap_classic(raw: AECEnv) -> AECEnv:
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
-
-
-def place_value(place: float, n: int) -> float:
-    """The return of final place ``place`` (1 = best) of ``n``: +1 down to −1, linearly."""
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1)
 
 
 class _AgentRewards(dict):
@@ -169,10 +167,7 @@ class CardGameEnv(AECEnv):
         """Rewards of a single-round episode: each loser −1, the others share +."""
         seats = list(result.seats)
         losers = set(result.losers)
-        if not 0 < len(losers) < len(seats):
-            return dict.fromkeys(seats, 0.0)
-        gain = len(losers) / (len(seats) - len(losers))
-        return {s: (-1.0 if s in losers else gain) for s in seats}
+        return {s: single_round_reward(s in losers, len(losers), len(seats)) for s in seats}
 
     def single_round(self) -> bool:
         return getattr(self.config, "episode", "game") == "round"
@@ -352,23 +347,23 @@ class CardGameEnv(AECEnv):
         names = self.possible_agents
         if self.single_round():
             deltas = self.round_rewards(result)
+            for s, d in deltas.items():
+                self._returns[s] += d
             ended = list(result.seats)
         else:
-            deltas = {}
-            decided = {s: p for s, p in result.places.items() if s not in self._settled}
-            for s, p in decided.items():
-                deltas[s] = place_value(p, n) - self._returns[s]
-                self._settled.add(s)
-            playing = [s for s in range(n) if s not in self._settled]
-            if deltas and playing:
-                share = -sum(deltas.values()) / len(playing)
-                for s in playing:
-                    deltas[s] = share
-            ended = list(decided)
+            decided = [s for s in result.places if s not in self._settled]
+            self._settled.update(decided)
+            playing = sum(1 << s for s in range(n) if s not in self._settled)
+            paid = [0.0] * n
+            shared = settle_places(
+                n, result.places, decided, len(decided), playing, self._returns, paid
+            )
+            sharing = [s for s in range(n) if (playing >> s) & 1] if shared else []
+            deltas = {s: paid[s] for s in decided + sharing}
+            ended = decided
             if game.game_over:
                 ended = [s for s in range(n) if names[s] in self.terminations]
         for s, d in deltas.items():
-            self._returns[s] += d
             self.rewards[names[s]] = d
         for s in ended:
             self.terminations[names[s]] = True

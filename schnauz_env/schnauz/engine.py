@@ -68,11 +68,30 @@ ACTION_NAMES: tuple[str, ...] = (
 #: Phases of a round.
 DEALER_CHOICE, TURNS, FINAL_CIRCLE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("dealer's choice", "turns", "final circle", "over")
+#: Why a round ends (:attr:`RoundResult.reason`).
+REASONS = ("knock", "instant", "short_stock", "turn_limit")
 
 
 def swap_action(hand_slot: int, table_slot: int) -> int:
     """The action that swaps hand slot ``hand_slot`` with table slot ``table_slot``."""
     return SWAP_BASE + 3 * hand_slot + table_slot
+
+
+def swap_slots(action: int) -> tuple[int, int]:
+    """``(hand slot, table slot)`` of swap action ``action`` (the inverse of :func:`swap_action`)."""
+    return divmod(action - SWAP_BASE, 3)
+
+
+def may_knock(phase: int, knock_in_first_circle: bool, turns: int, num_active: int) -> bool:
+    """The knock rule: only on a turn before anyone knocked, and not in the first circle
+    of turns unless ``knock_in_first_circle`` (``turns`` taken this round so far, by
+    ``num_active`` players). Plain Python that numba compiles (the batched engine's too).
+    """
+    if phase != TURNS:
+        return False
+    if knock_in_first_circle:
+        return True
+    return turns >= num_active
 
 
 _SWAPS = tuple(range(SWAP_BASE, SWAP_BASE + 9))
@@ -208,9 +227,7 @@ class SchnauzState(LivesState):
 
     # ------------------------------------------------------------------ queries
     def knock_allowed(self) -> bool:
-        return self.phase == TURNS and (
-            self.config.knock_in_first_circle or self.turns >= self.num_active
-        )
+        return may_knock(self.phase, self.config.knock_in_first_circle, self.turns, self.num_active)
 
     def legal_actions(self) -> tuple[int, ...]:
         """The legal actions of the player to act (empty when the game is over)."""

@@ -24,9 +24,13 @@ points are equal, three jacks equal three kings, two Schnauz hands are equal.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import combinations
+
+import numpy as np
 
 from schnauz_env.cards import (
     SUIT_SYMBOLS,
@@ -36,11 +40,23 @@ from schnauz_env.cards import (
     parse_card,
     parse_cards,
 )
+from schnauz_env.schnauz.config import SchnauzConfig
 
 FIRE, SCHNAUZ, THIRTY_HALF, POINTS = 3, 2, 1, 0
 CATEGORY_NAMES = {FIRE: "Fire", SCHNAUZ: "Schnauz", THIRTY_HALF: "30½", POINTS: "points"}
-_CAT_SHIFT = 20
 ACE = 12
+
+# The key's bit layout (the table above), for code that reads keys without calling
+# the functions below (the batched engine and the compiled players import these).
+#: A key's category is ``key >> CATEGORY_SHIFT``.
+CATEGORY_SHIFT = 20
+_CAT_SHIFT = CATEGORY_SHIFT
+#: A points hand's key is its points ``<< POINTS_SHIFT``, plus tie-breaks below that bit.
+POINTS_SHIFT = 14
+#: Keys at or above this are Schnauz or Fire: the hands that end a round at once.
+INSTANT_KEY = SCHNAUZ << CATEGORY_SHIFT
+#: Keys at or above this are Fire.
+FIRE_KEY = FIRE << CATEGORY_SHIFT
 
 
 def suit_strength(suit: int) -> int:
@@ -64,10 +80,10 @@ def _key_sorted(a: int, b: int, c: int, share: bool) -> int:
         return (SCHNAUZ << _CAT_SHIFT) | (0 if share else suit_strength(sa))
     best = max(totals)
     if share:
-        return best << 14
+        return best << POINTS_SHIFT
     suit = min(s for s in range(4) if totals[s] == best)  # lowest index = strongest suit
     ranks = sorted((card >> 2 for card in (a, b, c) if card & 3 == suit), reverse=True)
-    key = (best << 14) | (suit_strength(suit) << 12)
+    key = (best << POINTS_SHIFT) | (suit_strength(suit) << 12)
     shift = 8
     for r in ranks:
         key |= (r + 1) << shift
@@ -102,6 +118,45 @@ def best_suit_points(cards: Iterable[int]) -> tuple[int, int]:
         totals[int(c) & 3] += card_points(int(c))
     best = max(totals)
     return best, totals.index(best)
+
+
+def min_key(points: float) -> int:
+    """The lowest hand key whose hand is worth at least ``points`` (:func:`hand_points`).
+
+    Hand points never fall as keys rise (a points hand is worth at most 30, below
+    three of a kind's 30.5, Schnauz's 31 and Fire's 33), so ``hand_points(key, cards)
+    >= points`` exactly when ``key >= min_key(points)``: thresholds in points become
+    one comparison of keys. Above 33 points no hand qualifies (a key above Fire's).
+    """
+    if points <= 30:
+        return max(math.ceil(points), 0) << POINTS_SHIFT
+    for category, worth in ((THIRTY_HALF, 30.5), (SCHNAUZ, 31.0), (FIRE, 33.0)):
+        if points <= worth:
+            return category << CATEGORY_SHIFT
+    return (FIRE + 1) << CATEGORY_SHIFT
+
+
+def key_table(config: SchnauzConfig, ties: str | None = None) -> np.ndarray:
+    """``(N, N, N)`` int32: the :func:`hand_key` of every hand of ``config``'s deck.
+
+    Indexed by the cards' local ids (``card - 4 * config.min_rank``, the observation's
+    card columns) in increasing order, ``table[a, b, c]`` with ``a < b < c``; the other
+    entries are 0. ``ties`` defaults to the config's. Cached per deck and tie rule:
+    treat the array as read-only.
+    """
+    ties = ties or config.ties
+    cache_key = (config.deck, ties)
+    table = _KEY_TABLES.get(cache_key)
+    if table is None:
+        nc, lo = config.deck_size, 4 * config.min_rank
+        table = np.zeros((nc, nc, nc), dtype=np.int32)
+        for a, b, c in combinations(range(nc), 3):
+            table[a, b, c] = _key_sorted(a + lo, b + lo, c + lo, ties == "share")
+        _KEY_TABLES[cache_key] = table
+    return table
+
+
+_KEY_TABLES: dict[tuple[str, str], np.ndarray] = {}
 
 
 def hand_points(key: int, cards: Iterable[int]) -> float:

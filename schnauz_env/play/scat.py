@@ -7,6 +7,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from schnauz_env.play.common import LivesScreen, Move, card_text, cards_text
+from schnauz_env.play.words import SCAT_REASONS, ZERO_LIVES, ZERO_MEANING, scat_outcome
 from schnauz_env.scat.engine import (
     DISCARD,
     DISCARD_BASE,
@@ -20,20 +21,12 @@ from schnauz_env.scat.engine import (
 )
 from schnauz_env.scat.hands import hand_label
 
-_REASONS = {
-    "blitz_deal": "31 right after the deal",
-    "blitz": "Blitz: 31 in one suit",
-    "knock": "after a knock",
-    "empty_stock": "the stock is empty",
-    "turn_limit": "the turn limit was reached",
-}
-
 
 class ScatScreen(LivesScreen):
     game = "Scat"
-    zero_lives = "on the bus"
-    zero_meaning = "no lives left, still in the game; losing one more round puts that player out."
-    reasons = _REASONS
+    zero_lives = ZERO_LIVES["scat"]
+    zero_meaning = ZERO_MEANING
+    reasons = SCAT_REASONS
     fixed_keys = {
         "s": (DRAW_STOCK, "draw from the stock"),
         "d": (DRAW_DISCARD, "draw from the discard pile"),
@@ -127,19 +120,10 @@ class ScatScreen(LivesScreen):
     def _one_result(self, result: RoundResult) -> RenderableType:
         outcomes = {}
         for s in result.hands:
-            lost = result.losses.get(s, 0)
-            outcome = Text("")
-            if s in result.went_out:
-                outcome = Text("goes out", style="bold red")
-            elif s in result.bought_in:
-                outcome = Text("buys back in with full lives", style="bold yellow")
-            elif lost:
-                left = result.lives_after[s]
-                what = "a life" if lost == 1 else f"{lost} lives"
-                outcome = Text(
-                    f"loses {what}, now on the bus" if left == 0 else f"loses {what} ({left} left)",
-                    style="bold red",
-                )
+            outcome = Text(
+                scat_outcome(result, s),
+                style="bold yellow" if s in result.bought_in else "bold red",
+            )
             if s == result.knocker:
                 outcome.append("  (knocked)", style="dim")
             if s in result.blitz_holders:

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from schnauz_env.play.common import LivesScreen, Move, card_text, cards_text, compact_cells
+from schnauz_env.play.words import SCHNAUZ_REASONS, ZERO_LIVES, ZERO_MEANING, schnauz_outcome
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
@@ -33,19 +34,12 @@ from schnauz_env.schnauz.hands import (
     hand_label,
 )
 
-_REASONS = {
-    "knock": "after a knock",
-    "instant": "Fire or Schnauz ends the round at once",
-    "short_stock": "everyone passed and the stock ran short",
-    "turn_limit": "the turn limit was reached",
-}
-
 
 class SchnauzScreen(LivesScreen):
     game = "Schnauz"
-    zero_lives = "swimming"
-    zero_meaning = "no lives left, still in the game; losing one more round puts that player out."
-    reasons = _REASONS
+    zero_lives = ZERO_LIVES["schnauz"]
+    zero_meaning = ZERO_MEANING
+    reasons = SCHNAUZ_REASONS
     fixed_keys = {
         "k": (KNOCK, "knock"),
         "p": (PASS, "pass"),
@@ -159,15 +153,7 @@ class SchnauzScreen(LivesScreen):
     def results(self, result: RoundResult, state: SchnauzState) -> RenderableType:
         outcomes = {}
         for s in result.hands:
-            outcome = Text("")
-            if s in result.went_out:
-                outcome = Text("goes out", style="bold red")
-            elif s in result.losers:
-                left = result.lives_after[s]
-                outcome = Text(
-                    "loses a life, now swimming" if left == 0 else f"loses a life ({left} left)",
-                    style="bold red",
-                )
+            outcome = Text(schnauz_outcome(result, s), style="bold red")
             if s == result.knocker:
                 outcome.append("  (knocked)", style="dim")
             if s == result.fire_holder:

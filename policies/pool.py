@@ -38,6 +38,7 @@ import numpy as np
 
 from policies.registry import make_policy
 from schnauz_env.wrappers.pool import Player, PlayerPool, act_function
+from schnauz_env.wrappers.single_agent import SingleAgentEnv
 
 _WORKER_POLICIES: list[Any] = []
 
@@ -206,3 +207,20 @@ class OpponentPool(PlayerPool):
         if self._pool_procs is not None:
             self._pool_procs.terminate()
             self._pool_procs = None
+
+
+def single_agent_env(
+    game: str = "schnauz",
+    opponents: Sequence[Player] = ("expert",),
+    weights: Sequence[float] | None = None,
+    seed: int | None = None,
+    **kwargs: Any,
+) -> SingleAgentEnv:
+    """The Gymnasium single-agent view with its opponents given by name (or as players),
+    seated by an :class:`OpponentPool`: the entry point of the registered ids
+    (``gymnasium.make("schnauz_env/Schnauz-v0", opponents=["greedy", "expert"])``, see
+    :mod:`schnauz_env.wrappers.registration`). Names keep the view's settings plain
+    data, so a dataset can store them and rebuild the env. ``kwargs`` go to
+    :class:`~schnauz_env.wrappers.SingleAgentEnv` (``rules``, ``table_sizes``, ...)."""
+    pool = OpponentPool(list(opponents), weights, game=game, seed=seed)
+    return SingleAgentEnv(game=game, opponents=pool, seed=seed, **kwargs)

@@ -1,9 +1,13 @@
 """schnauz_env: PettingZoo environments for Schnauz (31 / Schwimmen) and its relatives.
 
-``import schnauz_env`` registers the environments with PettingZoo's registry::
+``import schnauz_env`` registers the environments with PettingZoo's registry, and the
+single-agent views with Gymnasium's (:mod:`schnauz_env.wrappers.registration`)::
 
     import pettingzoo, schnauz_env
     env = pettingzoo.make("aec", "schnauz_env/schnauz_v0", num_players=4)
+
+    import gymnasium
+    env = gymnasium.make("schnauz_env/Schnauz-v0", opponents=["expert"])
 """
 
 from schnauz_env.cards import Card, format_card, format_cards, parse_card, parse_cards
@@ -29,5 +33,9 @@ def _register() -> None:
 
 
 _register()
+
+from schnauz_env.wrappers import registration as _gym_registration  # noqa: E402
+
+_gym_registration.register()
 
 __all__ = ["Card", "__version__", "format_card", "format_cards", "parse_card", "parse_cards"]

@@ -27,6 +27,7 @@ One job per module, each importing only those listed after it:
 """
 
 from schnauz_env.records.files import (
+    atomic_write,
     dumps,
     iter_folder,
     iter_records,
@@ -73,6 +74,7 @@ __all__ = [
     "ReplayResult",
     "Seat",
     "Step",
+    "atomic_write",
     "deal_options",
     "dumps",
     "file_sha256",

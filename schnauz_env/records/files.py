@@ -86,25 +86,32 @@ def _write_text(path: PathLike, text: str, overwrite: bool) -> Path:
     return atomic_write(path, lambda f: f.write(text), overwrite)
 
 
-def atomic_write(path: PathLike, write: Callable[[IO[str]], Any], overwrite: bool = False) -> Path:
-    """Call ``write(f)`` on a temporary text file beside ``path``, then move it to
-    ``path`` (gzip-compressed if the name ends in ``.gz``). Without ``overwrite`` an
-    existing ``path`` raises :class:`FileExistsError` and is left untouched."""
+def atomic_write(
+    path: PathLike, write: Callable[[Any], Any], overwrite: bool = False, binary: bool = False
+) -> Path:
+    """Call ``write(f)`` on a temporary file beside ``path`` (text, or bytes with
+    ``binary``), then move it to ``path`` (gzip-compressed if a text file's name ends in
+    ``.gz``). Without ``overwrite`` an existing ``path`` raises :class:`FileExistsError`
+    and is left untouched."""
     path = Path(path)
     if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists; choose another name (records are never replaced)")
+        raise FileExistsError(f"{path} exists; choose another name (files are never replaced)")
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as raw:
-            stream: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if _gz(path) else raw
-            text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
-            write(text)
-            text.flush()
-            text.detach()
-            if stream is not raw:
-                stream.close()  # the gzip trailer; raw stays open
+            if binary:
+                write(raw)
+            else:
+                gz = _gz(path)
+                stream: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if gz else raw
+                text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
+                write(text)
+                text.flush()
+                text.detach()
+                if stream is not raw:
+                    stream.close()  # the gzip trailer; raw stays open
             raw.flush()
             os.fsync(raw.fileno())
         if overwrite:
@@ -125,12 +132,12 @@ def _move_new(tmp: str, path: Path) -> None:
         os.link(tmp, path)
     except FileExistsError:
         raise FileExistsError(
-            f"{path} exists; choose another name (records are never replaced)"
+            f"{path} exists; choose another name (files are never replaced)"
         ) from None
     except OSError:  # a file system without hard links: check, then rename
         if path.exists():
             raise FileExistsError(
-                f"{path} exists; choose another name (records are never replaced)"
+                f"{path} exists; choose another name (files are never replaced)"
             ) from None
         os.replace(tmp, path)
         return

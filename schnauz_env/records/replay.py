@@ -119,7 +119,9 @@ class Replay:
             and record.obs_version == obs_version(record.game)
         )
         self.played = 0
-        self._paid = self._take_rewards()
+        #: What the env paid each seat since the last move yielded (after the walk: since
+        #: the last move, i.e. the payments of the game's end).
+        self.paid = self._take_rewards()
 
     def _take_rewards(self) -> list[float]:
         """The rewards of the env's last (live) step, added to the returns."""
@@ -179,10 +181,10 @@ class Replay:
                         "or an earlier move differ",
                         i,
                     )
-            yield Step(i, seat, action, env, self._paid)
+            yield Step(i, seat, action, env, self.paid)
             env.step(action)
             self.played = i + 1
-            self._paid = self._take_rewards()
+            self.paid = self._take_rewards()
         self._drain()
 
     def _name(self, action: int) -> str:

@@ -133,16 +133,18 @@ def test_policy_objects_and_callables_join_the_mix_and_a_seed_fixes_the_run():
 
 
 def test_the_old_opponent_mix_is_the_pool_with_a_warning():
-    from training import opponents
+    import importlib
 
+    with pytest.warns(DeprecationWarning, match="training.opponents is deprecated"):
+        from training import opponents
+
+        importlib.reload(opponents)
     with pytest.warns(DeprecationWarning, match="policies.pool.OpponentPool"):
         old = opponents.OpponentMix(["random", "greedy", "expert"], CONFIG, 12, [1, 1, 2], seed=3)
     new = mix_of(["random", "greedy", "expert"], 12, [1, 1, 2], seed=3)
     assert np.array_equal(old.assignment, new.assignment)
-    with pytest.warns(DeprecationWarning, match="training.rewards.LivesRewardVecEnv"):
-        assert opponents.LivesRewardVecEnv is LivesRewardVecEnv
-    with pytest.warns(DeprecationWarning, match="schnauz_env.wrappers.vec_env.FeatureVecEnv"):
-        assert opponents.FeatureVecEnv is FeatureVecEnv
+    assert opponents.LivesRewardVecEnv is LivesRewardVecEnv
+    assert opponents.FeatureVecEnv is FeatureVecEnv
 
 
 def test_win_reward_pays_only_the_winner_at_the_end():

@@ -41,6 +41,8 @@ class TableArgs:
     """sampling weight per opponent (default: uniform)"""
     self_play_keep: int = 3
     """keep at most this many self-play snapshots in the pool (oldest dropped)"""
+    seed: int = 0
+    """seed of the environments, the opponents, torch and the evaluation deals"""
     eval_games: int = 200
     """duplicate games per baseline at each evaluation"""
     eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
@@ -78,11 +80,11 @@ def rule_options(args: TableArgs) -> dict[str, Any]:
     return parse_rules(game_module(args.game).Config, args.rules)
 
 
-def default_run_name(args: TableArgs, prefix: str = "", seed: int = 0) -> str:
+def default_run_name(args: TableArgs, prefix: str = "") -> str:
     """``args.run_name``, else a name from the game, table sizes, opponents, seed and time."""
     return args.run_name or (
         f"{prefix}{args.game}_n{'-'.join(map(str, args.table_sizes))}_"
-        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{seed}_{int(time.time())}"
+        f"{'-'.join(Path(o).stem for o in args.opponents)}_s{args.seed}_{int(time.time())}"
     )
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from training.args import TableArgs
+
 
 def win_rate(
     model_path: str | Path,
@@ -46,20 +48,15 @@ def win_rate(
 
 
 def baseline_columns(
-    model_path: str | Path,
-    opponents: Sequence[str],
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    games: int,
-    seed: int,
-    workers: int | None = None,
+    model_path: str | Path, args: TableArgs, rules: dict[str, Any], workers: int | None = None
 ) -> dict[str, float]:
     """``win_<opponent>``, ``win_<opponent>_lo`` and ``win_<opponent>_hi`` of the model
-    against each baseline (the columns of ``eval.csv``)."""
+    against each of ``args.eval_opponents`` (the columns of ``eval.csv``): ``args.eval_games``
+    games at a table of ``args.eval_table_size`` under ``rules``, deals from ``args.seed + 7``."""
+    game, players, games, seed = args.game, args.eval_table_size, args.eval_games, args.seed + 7
     row: dict[str, float] = {}
-    for opp in opponents:
-        res = win_rate(model_path, opp, game, players, options, games, seed, workers)
+    for opp in args.eval_opponents:
+        res = win_rate(model_path, opp, game, players, rules, games, seed, workers)
         row[f"win_{opp}"] = res["win_rate"]
         row[f"win_{opp}_lo"] = res["low"]
         row[f"win_{opp}_hi"] = res["high"]

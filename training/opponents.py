@@ -1,4 +1,4 @@
-"""Deprecated: the pieces of this module moved.
+"""Deprecated: the pieces of this module moved (importing it warns).
 
 * ``OpponentMix`` -> :class:`policies.pool.OpponentPool` (``num_games=...``), the one
   seeded opponent pool;
@@ -6,25 +6,40 @@
 * ``LivesRewardVecEnv``, ``WinChanceRewardVecEnv``, ``WinRewardVecEnv``,
   ``fair_win_chance`` -> :mod:`training.rewards`.
 
-The old names keep working for one version, with a ``DeprecationWarning``.
+The old names keep working for one version.
 """
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from policies.pool import OpponentPool
+from schnauz_env.wrappers.vec_env import FeatureVecEnv
+from training.rewards import (
+    LivesRewardVecEnv,
+    WinChanceRewardVecEnv,
+    WinRewardVecEnv,
+    fair_win_chance,
+)
 
-_MOVED = {
-    "FeatureVecEnv": "schnauz_env.wrappers.vec_env",
-    "LivesRewardVecEnv": "training.rewards",
-    "WinChanceRewardVecEnv": "training.rewards",
-    "WinRewardVecEnv": "training.rewards",
-    "fair_win_chance": "training.rewards",
-}
+warnings.warn(
+    "training.opponents is deprecated: OpponentMix is policies.pool.OpponentPool, "
+    "FeatureVecEnv is in schnauz_env.wrappers.vec_env, the reward wrappers and "
+    "fair_win_chance in training.rewards",
+    DeprecationWarning,
+    stacklevel=2,
+)
+
+__all__ = [
+    "FeatureVecEnv",
+    "LivesRewardVecEnv",
+    "OpponentMix",
+    "WinChanceRewardVecEnv",
+    "WinRewardVecEnv",
+    "fair_win_chance",
+]
 
 
 class OpponentMix(OpponentPool):
@@ -56,14 +71,3 @@ class OpponentMix(OpponentPool):
             workers=workers,
             parallel=parallel,
         )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(
-            f"training.opponents.{name} is deprecated; use {_MOVED[name]}.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module 'training.opponents' has no attribute {name!r}")

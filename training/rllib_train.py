@@ -36,7 +36,6 @@ from training.evaluation import (
     baseline_columns,
     plot_learning_curve,
     print_row,
-    win_rate,
     write_csv,
 )
 
@@ -44,14 +43,22 @@ MODULE_ID = "learner"
 ENV_NAME = "schnauz_env_table"
 
 
-#: Flags renamed to the SB3 trainer's names (the old spelling still works, with a warning).
+#: RLlib's names of the PPO settings, and the names both trainers use (``PPOArgs``).
+PPO_SETTINGS = {
+    "minibatch_size": "batch_size",
+    "num_epochs": "n_epochs",
+    "lr": "learning_rate",
+    "gamma": "gamma",
+    "lambda_": "gae_lambda",
+    "entropy_coeff": "ent_coef",
+    "clip_param": "clip_range",
+}
+#: This command's old flags (RLlib's names) -> the names both trainers use; the old
+#: spelling still works, with a warning.
 RENAMED_FLAGS = {
-    "--lr": "--learning-rate",
-    "--minibatch-size": "--batch-size",
-    "--num-epochs": "--n-epochs",
-    "--lambda": "--gae-lambda",
-    "--entropy-coeff": "--ent-coef",
-    "--clip-param": "--clip-range",
+    "--" + rllib.replace("_", "-").rstrip("-"): "--" + ours.replace("_", "-")
+    for rllib, ours in PPO_SETTINGS.items()
+    if rllib != ours
 }
 
 
@@ -63,8 +70,6 @@ class Args(PPOArgs, TableArgs):
     """add a frozen snapshot of the learner to the pool every this many iterations (0: never)"""
     iterations: int = 100
     """training iterations (each samples --train-batch-size learner decisions per learner)"""
-    seed: int = 0
-    """seed of the environments, the opponents, torch and the evaluation deals"""
     address: str = ""
     """Ray cluster to join (ray.init(address=...), e.g. "auto" on a cluster node); empty: start Ray here"""
     num_cpus: int = 0
@@ -98,7 +103,7 @@ class Args(PPOArgs, TableArgs):
 
 
 def run_name(args: Args) -> str:
-    return default_run_name(args, "rllib_", args.seed)
+    return default_run_name(args, "rllib_")
 
 
 def env_config(args: Args, rules: dict[str, Any]) -> dict[str, Any]:
@@ -144,13 +149,7 @@ def build_config(args: Args, rules: dict[str, Any]) -> Any:
         .learners(num_learners=args.num_learners, num_gpus_per_learner=args.num_gpus_per_learner)
         .training(
             train_batch_size_per_learner=args.train_batch_size,
-            minibatch_size=args.batch_size,
-            num_epochs=args.n_epochs,
-            lr=args.learning_rate,
-            gamma=args.gamma,
-            lambda_=args.gae_lambda,
-            entropy_coeff=args.ent_coef,
-            clip_param=args.clip_range,
+            **{rllib: getattr(args, ours) for rllib, ours in PPO_SETTINGS.items()},
             # Returns lie in [-1, 1]: the default value clip (10) never bites; keep it off.
             vf_clip_param=float("inf"),
         )
@@ -206,22 +205,6 @@ def set_pool(algo: Any, pool: list[Any], weights: list[float] | None = None) -> 
 
     held = algo.env_runner_group.foreach_env_runner(apply, local_env_runner=True)
     return [names for runner in held for names in runner]
-
-
-def evaluate_model(
-    path: Path, args: Args, rules: dict[str, Any], opponent: str
-) -> dict[str, float]:
-    """The model's win rate (95% Wilson interval) in duplicate games against copies of ``opponent``."""
-    return win_rate(
-        path,
-        opponent,
-        args.game,
-        args.eval_table_size,
-        rules,
-        args.eval_games,
-        args.seed + 7,
-        args.eval_workers,
-    )
 
 
 def _number(value: Any) -> float | None:
@@ -281,18 +264,7 @@ def train(args: Args) -> Path:
 
     def evaluate(path: Path) -> None:
         row: dict[str, Any] = {"step": steps, "iteration": algo.iteration}
-        row.update(
-            baseline_columns(
-                path,
-                args.eval_opponents,
-                args.game,
-                args.eval_table_size,
-                rules,
-                args.eval_games,
-                args.seed + 7,
-                args.eval_workers,
-            )
-        )
+        row.update(baseline_columns(path, args, rules, args.eval_workers))
         history.append(row)
         write_csv(out / "eval.csv", history)
         print_row("eval", row)

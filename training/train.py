@@ -54,8 +54,6 @@ class Args(PPOArgs, TableArgs):
     """learner decisions (environment steps) to train for"""
     self_play_every: int = 0
     """add a frozen snapshot of the learner to the pool every this many steps (0: never)"""
-    seed: int = 0
-    """seed of the environments, the opponents and torch"""
     num_envs: int = 8
     """parallel environments"""
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
@@ -115,7 +113,7 @@ def resolve_features(args: Args) -> str | None:
 
 
 def run_name(args: Args) -> str:
-    return default_run_name(args, "", args.seed)
+    return default_run_name(args)
 
 
 def opponent_pool(args: Args, **batched: Any) -> OpponentPool:
@@ -238,22 +236,11 @@ class Run:
         )
 
     def evaluate(self, step: int) -> None:
-        """Checkpoint at ``step``, play it against the baselines, log and plot the row."""
+        """Checkpoint at ``step``, play it against the baselines, log the row in eval.csv."""
         args, out, model = self.args, self.out, self.model
         path = self.export(out / "checkpoints" / f"step_{step}.npz")
         model.save(out / "checkpoints" / f"step_{step}.zip")
-        row: dict[str, Any] = {"step": step}
-        row.update(
-            baseline_columns(
-                path,
-                args.eval_opponents,
-                args.game,
-                args.eval_table_size,
-                self.rules,
-                args.eval_games,
-                args.seed + 7,
-            )
-        )
+        row: dict[str, Any] = {"step": step, **baseline_columns(path, args, self.rules)}
         if getattr(model, "_logger", None) is not None:  # set up once learning starts
             for opp in args.eval_opponents:
                 model.logger.record(f"eval/win_rate_vs_{opp}", row[f"win_{opp}"])

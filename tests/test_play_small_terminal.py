@@ -83,6 +83,7 @@ def test_every_turn_screen_fits_80x24_with_the_table_and_your_hand(
     )
     screens = turn_screens(child, preferred, fallback)
     assert child.exitstatus == 0 and "Traceback" not in screen.text()
+    assert not re.search(r"\w+Warning\b", screen.text()), "no warning reaches the screen"
     assert len(screens) >= 3
     for shown in screens:
         lines = shown.split("\n")

@@ -65,8 +65,10 @@ class Screen:
         return ANSI.sub("", "".join(self.parts))
 
 
-def spawn(*args: str, dimensions: tuple[int, int] = (50, 120)) -> tuple[pexpect.spawn, Screen]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color")
+def spawn(
+    *args: str, dimensions: tuple[int, int] = (50, 120), **environ: str
+) -> tuple[pexpect.spawn, Screen]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color", **environ)
     for var in ("NO_COLOR", "COLUMNS", "LINES"):
         env.pop(var, None)
     child = pexpect.spawn(
@@ -156,6 +158,7 @@ def test_a_whole_game_against_bots_through_the_terminal(
     out = screen.text()
     assert child.exitstatus == 0, out[-3000:]
     assert "Traceback" not in out
+    assert not re.search(r"\w+Warning\b", out), "no warning reaches the screen"
     assert not_a_move in out
     assert "There is no move 99" in out
     assert "Type a move" in out
@@ -247,3 +250,19 @@ def test_keys_typed_ahead_do_not_skip_the_showdown(tmp_path):
     after = out[out.index("Showdown") :]
     assert "Goodbye." in after and "Traceback" not in out
     assert "Your move:" not in after and "Type a move" not in after, after
+
+
+def test_no_warning_reaches_the_screen_without_numba():
+    """The play extra does not install numba: the shipped model's features then run as
+    plain Python, and the screen shows the game, not a warning about it."""
+    child, screen = spawn(
+        *("--players", "4", "--seed", "1", "--speed", "0"),
+        SCHNAUZ_ENV_NO_NUMBA="1",
+        PYTHONWARNINGS="default",
+    )
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    out = screen.text()
+    assert "Your move:" in out and not re.search(r"\w+Warning\b", out), out

@@ -25,6 +25,7 @@ import importlib
 import shutil
 import sys
 import textwrap
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,6 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with warnings.catch_warnings():
+        # Without numba (the play extra does not install it) the trained model's expert
+        # features run as plain Python: quick enough for one game, nothing to warn about.
+        warnings.filterwarnings("ignore", "numba is not installed", RuntimeWarning)
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command != "play":

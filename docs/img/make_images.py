@@ -1,4 +1,5 @@
-"""Make the pictures in docs/play.md: ``python docs/img/make_images.py``.
+"""Make the pictures in docs/play.md: ``python docs/img/make_images.py`` (writes them to
+``results/img/``; ``--out docs/img`` replaces the shipped ones).
 
 * ``table.png``: ``render_mode="rgb_array"`` of a Schnauz table, seen from seat 0.
 * ``play.png``: ``schnauz play`` running in tmux, its screen captured with colours
@@ -10,6 +11,7 @@ Needs the ``play`` extra, the ``expert`` baseline, tmux and the DejaVu fonts
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -104,13 +106,23 @@ def _cells(text: Text):
         yield i, (char, styles[i])
 
 
-def main() -> None:
-    table_png(HERE / "table.png")
-    print("wrote", HERE / "table.png")
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Make the pictures of docs/play.md.")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/img"),
+        help="folder to write table.png and play.png to (default results/img; the "
+        "maintainers update the shipped ones with --out docs/img)",
+    )
+    out = parser.parse_args(argv).out
+    out.mkdir(parents=True, exist_ok=True)
+    table_png(out / "table.png")
+    print("wrote", out / "table.png")
     if shutil.which("tmux") is None:
         sys.exit("tmux is needed for play.png (apt-get install tmux)")
-    ansi_png(capture_play(), HERE / "play.png")
-    print("wrote", HERE / "play.png")
+    ansi_png(capture_play(), out / "play.png")
+    print("wrote", out / "play.png")
 
 
 if __name__ == "__main__":

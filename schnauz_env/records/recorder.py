@@ -21,7 +21,7 @@ import numpy as np
 from schnauz_env.common.places import place_value
 from schnauz_env.records.files import write_record
 from schnauz_env.records.format import Outcome, Record, Seat, deal_options
-from schnauz_env.records.replay import obs_version, view_digest
+from schnauz_env.records.replay import obs_version, view_crc
 
 #: Probabilities are kept to this many decimals (a record is not a model file).
 PROB_DECIMALS = 6
@@ -67,7 +67,7 @@ class Recorder:
 
     def __init__(self, views: bool = True, details: bool = False) -> None:
         self.actions: list[tuple[int, int]] = []
-        self.views: list[str] | None = [] if views else None
+        self.views: list[int] | None = [] if views else None  # CRC-32s, as ints
         self.legal: list[list[int]] | None = [] if details else None
         self.probs: list[list[float] | None] | None = [] if details else None
         self._obs: Any = None
@@ -76,7 +76,7 @@ class Recorder:
     def see(self, obs: np.ndarray, mask: np.ndarray) -> None:
         """What the seat to act sees, before its policy acts."""
         if self.views is not None:
-            self.views.append(view_digest(obs))
+            self.views.append(view_crc(obs))
         self._obs, self._mask = obs, mask
 
     def add(self, seat: int, action: int, policy: Any = None) -> None:
@@ -119,7 +119,7 @@ class Recorder:
             deal=deal,
             legal=self.legal,
             probs=self.probs,
-            views=self.views,
+            views=None if self.views is None else [f"{v:08x}" for v in self.views],
             obs_version=obs_version(game) if self.views is not None else None,
             meta=dict(meta or {}),
         )

@@ -11,6 +11,7 @@ and returns must agree with the record's outcome. The first move that differs ra
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Iterator
@@ -26,13 +27,20 @@ from schnauz_env.records.format import Record, RecordError
 RETURNS_TOLERANCE = 1e-9
 
 
+def view_crc(observation: np.ndarray) -> int:
+    """CRC-32 of an observation vector's float32 bytes (see :func:`view_digest`)."""
+    if observation.dtype != np.float32 or not observation.flags.c_contiguous:
+        observation = np.ascontiguousarray(observation, dtype=np.float32)
+    return zlib.crc32(observation)
+
+
 def view_digest(observation: np.ndarray) -> str:
     """The checksum a record keeps of what a seat saw: CRC-32 of its observation
     vector's float32 bytes, as 8 hex digits."""
-    data = np.ascontiguousarray(observation, dtype=np.float32).tobytes()
-    return f"{zlib.crc32(data):08x}"
+    return f"{view_crc(observation):08x}"
 
 
+@functools.cache
 def obs_version(game: str) -> int:
     """The version of ``game``'s observation encoding (1 if the game does not say)."""
     module = game_module(game)

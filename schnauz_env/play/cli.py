@@ -31,6 +31,9 @@ from typing import Any
 
 from schnauz_env.common.options import make_config, parse_rules, rules_help
 from schnauz_env.games import GAMES, game_module
+from schnauz_env.play.replay import add_parser as add_replay_parser
+from schnauz_env.play.replay import recording
+from schnauz_env.play.replay import run as run_replay
 
 SCREENS = {
     "schnauz": "schnauz_env.play.schnauz:SchnauzScreen",
@@ -116,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen before your turns"
     )
+    play.add_argument(
+        "--record", metavar="FILE", help="save the game's record (schnauz replay FILE shows it)"
+    )
+    add_replay_parser(sub)
     return parser
 
 
@@ -130,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return run_replay(args)
     if args.command != "play":
         parser.print_help()
         return 2
@@ -170,7 +179,8 @@ def _main(argv: Sequence[str] | None) -> int:
         note=lineup.note,
     )
     try:
-        return session.run()
+        with recording(session, args):  # --record FILE, and a record of any crash
+            return session.run()
     except (EOFError, Quit):
         console.print()
         console.print("Goodbye.")

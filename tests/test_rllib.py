@@ -19,7 +19,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from policies import Policy
 from policies.mlp import load_model_policy
-from schnauz_env.common.aec import place_value
+from schnauz_env.common.places import place_value
 from schnauz_env.schnauz import KEEP, PASS, SchnauzConfig
 from training.rllib_env import TableEnv
 from training.rllib_module import MASKED_LOGIT, MaskedMLPModule, export_module

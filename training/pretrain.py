@@ -30,8 +30,8 @@ from typing import Any, Literal
 import numpy as np
 
 from policies import make_policy
-from schnauz_env.common.aec import place_value
 from schnauz_env.common.options import parse_rules
+from schnauz_env.common.places import place_value
 from schnauz_env.games import game_module
 from training.args import parse_args
 

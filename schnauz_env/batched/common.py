@@ -35,7 +35,7 @@ for _fn in (
     places.single_round_reward,
     places.settle_places,
 ):
-    jitable(_fn, inline=True)
+    jitable(_fn)
 
 __all__ = [
     "draw_permutation",

@@ -55,19 +55,23 @@ def njit(fn: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
 _jitable: set[int] = set()
 
 
-def jitable(fn: Callable[..., Any], *, inline: bool = False) -> Callable[..., Any]:
+def jitable(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Let compiled code call the plain Python function ``fn`` by its own name; return ``fn``.
 
     For the rules floor's functions, which import no numba (``may_knock``,
     ``place_value``, ``settle_places``, ...): after ``jitable(fn)`` a compiled kernel that
-    calls ``fn`` compiles it into itself (inlined at numba's IR level with
-    ``inline=True``), and so does another such function that calls it, while Python
-    callers keep calling ``fn`` itself. Without numba it does nothing. Idempotent.
+    calls ``fn`` (directly, or through another such function) compiles it with itself,
+    while Python callers keep calling ``fn``. Without numba it does nothing. Idempotent.
+
+    Never inlined at numba's IR level (``register_jitable(inline="always")``): numba
+    0.68 then silently drops stores in other branches of the caller (numba issue #9778;
+    here the dealer's choice stopped passing the turn). LLVM still inlines such small
+    functions into their callers.
     """
     if _numba is not None and id(fn) not in _jitable:
         from numba.extending import register_jitable
 
-        register_jitable(inline="always" if inline else "never")(fn)
+        register_jitable(fn)
         _jitable.add(id(fn))
     return fn
 

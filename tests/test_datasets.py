@@ -200,6 +200,14 @@ def test_minari_dataset_loads_and_recovers_its_env(played, tmp_path, monkeypatch
     np.testing.assert_array_equal(bc["masks"], data["masks"][order])
     np.testing.assert_array_equal(bc["actions"], data["actions"][order])
     np.testing.assert_allclose(bc["returns"], data["returns"][order], atol=1e-6)
+    # ... and training.pretrain reads a Minari id as teacher data.
+    from training.pretrain import load_data
+
+    teacher = load_data([dataset_id], obs_size=data["obs"].shape[1])
+    for k in bc:
+        np.testing.assert_array_equal(teacher[k], bc[k])
+    with pytest.raises(ValueError, match="neither teacher data"):
+        load_data(["schnauz_env/schnauz/missing-v0"], obs_size=data["obs"].shape[1])
 
 
 def test_command_line(tmp_path, capsys):

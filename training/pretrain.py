@@ -22,6 +22,7 @@ The same teacher, game count, seed and worker count give the same data.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,11 +89,17 @@ def collect(
 def load_data(paths: Any, obs_size: int, features: Any = None) -> dict[str, np.ndarray]:
     """Teacher data saved by earlier runs (``pretrain_data.npz``), concatenated.
 
-    ``features`` (a feature set) is applied to the stored raw observations; the result
-    must have ``obs_size`` columns (the training env's observation size).
+    A path may also be a dataset of :mod:`training.datasets`: its multi-agent ``.npz``
+    (read as it is), or the id of its Minari dataset (``schnauz_env/schnauz/expert-v0``,
+    looked up under ``MINARI_DATASETS_PATH``). ``features`` (a feature set) is applied
+    to the stored raw observations; the result must have ``obs_size`` columns (the
+    training env's observation size).
     """
     parts = []
     for path in paths:
+        if not str(path).endswith(".npz") and not os.path.isfile(path):
+            parts.append(_minari_data(str(path)))
+            continue
         try:
             with np.load(path, allow_pickle=False) as d:
                 parts.append({k: d[k] for k in ("obs", "masks", "actions", "returns")})
@@ -109,6 +116,18 @@ def load_data(paths: Any, obs_size: int, features: Any = None) -> dict[str, np.n
             "(other rules or table size?)"
         )
     return data
+
+
+def _minari_data(dataset_id: str) -> dict[str, np.ndarray]:
+    """The decisions of a Minari dataset (:func:`training.datasets.load_minari`)."""
+    from training.datasets import load_minari
+
+    try:
+        return load_minari(dataset_id)
+    except (FileNotFoundError, ValueError, ModuleNotFoundError) as err:
+        raise ValueError(
+            f"{dataset_id!r} is neither teacher data (.npz) nor a Minari dataset: {err}"
+        ) from err
 
 
 def pretrain(

@@ -249,7 +249,7 @@ class Viewer:
         elif pos.moves < self.total:
             seat, action = self.record.actions[pos.moves]
             name = state.action_to_string(action, symbols=True)
-            status.append(f" · next: {screen.subject(seat)} plays {name}")
+            status.append(f" · next: {screen.subject(seat)}: {name}")
         elif state.game_over:
             return Group(self.banner(), body, self.ending(screen, state), status)
         return Group(self.banner(), body, status)

@@ -17,8 +17,9 @@ import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
-from tyro.conf import Positional
+from tyro.conf import Positional, arg
 
 from training.args import parse_args
 from training.evaluation import plot_learning_curve, write_csv
@@ -47,8 +48,8 @@ def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
 class Args:
     """Join the learning curves of runs that continue one another."""
 
-    runs: Positional[tuple[str, ...]]
-    """run directories, in order, each optionally RUN@OFFSET (the steps trained before it)"""
+    runs: Annotated[Positional[tuple[str, ...]], arg(metavar="RUN[@OFFSET] ...")]
+    """run directories, in order, each optionally @OFFSET (the steps trained before it)"""
     out: str
     """the PNG to write (and its .csv)"""
 
@@ -64,6 +65,8 @@ def split_offset(item: str) -> tuple[Path, int]:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(Args, argv, Args.__doc__, "python -m training.curve")
+    if not args.runs:
+        raise SystemExit("error: name at least one run directory")
     try:
         parts = [split_offset(item) for item in args.runs]
         rows = combine(parts)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from tyro.conf import Positional
+from tyro.conf import Positional, arg
 
 from policies import make_policy
 from policies.evaluation.stats import wilson_interval
@@ -72,8 +72,8 @@ def quick_eval(
 class Args:
     """Fast checkpoint evaluation on the batched engine: a model against three batched opponents."""
 
-    models: Positional[tuple[str, ...]]
-    """model files (.npz)"""
+    models: Annotated[Positional[tuple[str, ...]], arg(metavar="MODEL.npz ...")]
+    """model files"""
     games: int = 4000
     """games per model"""
     seed: int = 123
@@ -86,6 +86,8 @@ class Args:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(Args, argv, Args.__doc__, "python -m training.quick_eval")
+    if not args.models:
+        raise SystemExit("error: name at least one model file")
     if args.games < 1:
         raise SystemExit("error: --games must be at least 1")
     for path in args.models:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from schnauz_env.cards import format_card
 from schnauz_env.games import GAMES, game_module
 
 #: The ``format`` field of every record.
@@ -264,8 +265,6 @@ class Record:
 def deal_options(game: str, **options: Any) -> dict[str, Any]:
     """Reset options as a record's ``deal``: stacked decks as card codes (``"7C"``),
     seats and counts as plain ints; options left ``None`` are dropped."""
-    from schnauz_env.cards import format_card
-
     out: dict[str, Any] = {}
     for name, value in options.items():
         if name not in DEAL_OPTIONS[game]:
@@ -273,9 +272,9 @@ def deal_options(game: str, **options: Any) -> dict[str, Any]:
         if value is None:
             continue
         if name == "deck":
-            value = [_code(c, format_card) for c in value]
+            value = [_code(c) for c in value]
         elif name == "decks":
-            value = [[_code(c, format_card) for c in d] for d in value]
+            value = [[_code(c) for c in d] for d in value]
         elif name == "dealer":
             value = int(value)
         else:
@@ -284,7 +283,7 @@ def deal_options(game: str, **options: Any) -> dict[str, Any]:
     return out
 
 
-def _code(card: Any, format_card: Any) -> str:
+def _code(card: Any) -> str:
     return card if isinstance(card, str) else format_card(int(card))
 
 

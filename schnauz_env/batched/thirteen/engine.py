@@ -1,0 +1,416 @@
+"""Many Thirteen games stepped at once: masks, rewards and observations in arrays.
+
+    from schnauz_env.batched import BatchedThirteen
+
+    eng = BatchedThirteen(num_games=1024, num_players=4, seed=0)
+    obs, mask = eng.reset()
+    while True:
+        obs, mask, rewards, ended = eng.step(eng.random_actions())
+
+Every game follows the rules of :mod:`schnauz_env.thirteen.engine` under any
+:class:`~schnauz_env.thirteen.ThirteenConfig`, and row ``g`` of each output is what
+the AEC env (``thirteen_v0``) would show after the same moves:
+
+============  ==============  ============================================================
+output        shape           meaning
+============  ==============  ============================================================
+``obs``       (B, 245)        float32: the view of the player to act (``observe(agent)``
+                              of the AEC env, bit for bit); only with ``observe=True``
+``mask``      (B, 54)         int8: the legal actions of the player to act (a card
+                              selected weakest first, *play*, *pass*)
+``rewards``   (B, n)          float64: each seat's reward for this step (the AEC env's
+                              zero-sum place rewards)
+``ended``     (B,)            int8: the episode (the game, or the match) ended with this
+                              step
+============  ==============  ============================================================
+
+:attr:`result` tells, per game, whether the step gave a result (a player went out, a
+game ended) and :meth:`last_result` what it was. With ``auto_reset=True`` (the default) an
+episode that ends is dealt again at once, so ``obs`` and ``mask`` already belong to the
+new one; its final places are in :attr:`final_places`. The arrays returned are the
+engine's buffers, overwritten by the next call: copy what you keep, and do not write
+into them (while a player builds a play, only the card selected is written into their
+view).
+
+Randomness: each game has its own generators, seeded from ``seed``. For replaying the
+reference exactly, :meth:`reset` also takes the decks a ``numpy.random.Generator``
+shuffles (``decks``, see :func:`reference_decks`).
+
+The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
+and cached on disk; without numba they run as plain Python, very slowly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from schnauz_env.batched.common import seed_states
+from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.thirteen import kernels as K
+from schnauz_env.batched.thirteen import layout as L
+from schnauz_env.batched.thirteen.rules import State
+from schnauz_env.batched.thirteen.tables import INSTANT_NAMES, tables
+from schnauz_env.common.options import make_config
+from schnauz_env.thirteen.combos import CARD_OF
+from schnauz_env.thirteen.config import ThirteenConfig
+from schnauz_env.thirteen.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES
+from schnauz_env.thirteen.observation import ObservationLayout
+
+__all__ = ["HAVE_NUMBA", "BatchedThirteen", "reference_decks"]
+
+DECK_SIZE = 52
+
+
+def reference_decks(config: ThirteenConfig, seed: int, count: int | None = None) -> np.ndarray:
+    """The decks the reference deals from ``default_rng(seed)``: one
+    ``rng.permutation(52)`` per game (card ints, top first), ``(count, 52)`` int8,
+    ready to be stacked for ``reset(decks=...)``. ``count`` defaults to the most games an
+    episode can have (1, or ``max_games`` for a match)."""
+    if count is None:
+        count = config.max_games if config.episode == "match" else 1
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.permutation(DECK_SIZE) for _ in range(count)]).astype(np.int8)
+
+
+class BatchedThirteen:
+    """``num_games`` Thirteen games (or matches) under one rules config, stepped together.
+
+    ``config`` (or rule options as keywords, as for ``thirteen_v0.env``) sets the rules;
+    ``observe`` builds the acting player's view after every step.
+    """
+
+    def __init__(
+        self,
+        num_games: int = 1024,
+        config: ThirteenConfig | None = None,
+        seed: int | None = None,
+        observe: bool = True,
+        auto_reset: bool = True,
+        **options: Any,
+    ) -> None:
+        warn_if_slow()
+        if config is None:
+            config = make_config(ThirteenConfig, options, "Thirteen")
+        elif options:
+            raise ValueError("give either config or rule options, not both")
+        if (
+            isinstance(num_games, bool)
+            or not isinstance(num_games, (int, np.integer))
+            or num_games < 1
+        ):
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        self.config = config
+        self.num_games = b = int(num_games)
+        self.num_players = n = config.num_players
+        self.layout = ObservationLayout(config)
+        self.obs_size = self.layout.size
+        self.observing = bool(observe)
+        self.auto_reset = bool(auto_reset)
+        self.tables = tables()
+        cfg = np.zeros(L.NCFG, dtype=np.int64)
+        cfg[L.C_N] = n
+        cfg[L.C_MATCH] = int(config.episode == "match")
+        cfg[L.C_TARGET] = config.target_points
+        cfg[L.C_INCLUDE] = int(config.opening == "include")
+        cfg[L.C_OUT_CLEARS] = int(config.out_clears_table)
+        cfg[L.C_INSTANT] = int(config.instant_wins)
+        cfg[L.C_MAX_GAMES] = config.max_games
+        self.state = State(
+            cfg=cfg,
+            gs=np.zeros((b, L.NF), dtype=np.int32),
+            bits=np.zeros((b, L.NB), dtype=np.int64),
+            fl=np.zeros((b, L.NL), dtype=np.float64),
+            rng=np.zeros((b, L.NRNG), dtype=np.int64),
+            deck=np.zeros((b, DECK_SIZE), dtype=np.int8),
+            perms=np.zeros((1, 1, DECK_SIZE), dtype=np.int8),
+        )
+        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros((b, L.P), dtype=np.float64)
+        self.ended = np.zeros(b, dtype=np.int8)
+        self.result = np.zeros(b, dtype=np.int8)
+        """Per game, what the last step decided: 0 nothing, else 1 + the reason of
+        :meth:`last_result` (1 a player went out, 2 a game over, 3 an instant win)."""
+        self.final_places = np.zeros((b, L.P), dtype=np.float64)
+        self._actions = np.zeros(b, dtype=np.int64)
+        self._no_scores = np.full(L.P, -1, dtype=np.int32)
+        self._all = np.arange(b, dtype=np.int64)
+        self._auto = self.auto_reset
+        self.seed(seed)
+        self._started = False
+
+    # ------------------------------------------------------------------ seeding
+    def seed(self, seed: int | None = None) -> None:
+        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
+        self.state.rng[:] = seed_states(seed, self.num_games, L.NRNG)
+
+    @property
+    def gs(self) -> np.ndarray:
+        """``(B, NF)`` int32: the games' scalar fields (see ``layout``)."""
+        return self.state.gs
+
+    # -------------------------------------------------------------------- API
+    def reset(
+        self,
+        seed: int | None = None,
+        decks: np.ndarray | None = None,
+        scores: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Start every episode afresh; return ``(obs, mask)`` of the players to act.
+
+        ``decks`` (``(B, K, 52)``: per game, the decks of its first ``K`` games as card
+        ints, top first, as :func:`reference_decks` makes them) replaces the games' own
+        shuffles, exactly as the reference's ``rng.permutation`` (or a stacked deck);
+        auto-reset is then off. ``scores`` (``(B, n)``) sets the starting match points.
+        """
+        b, n = self.num_games, self.num_players
+        if seed is not None:
+            self.seed(seed)
+        cfg = self.state.cfg
+        if decks is not None:
+            decks = np.ascontiguousarray(decks, dtype=np.int8)
+            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != DECK_SIZE:
+                raise ValueError(
+                    f"decks must have shape ({b}, games, {DECK_SIZE}), got {tuple(decks.shape)}"
+                )
+            if not (np.sort(decks, axis=2) == np.arange(DECK_SIZE, dtype=np.int8)).all():
+                raise ValueError(f"every deck must be a permutation of 0..{DECK_SIZE - 1}")
+            self.state = self.state._replace(perms=decks)
+            cfg[L.C_DECKS] = decks.shape[1]
+            cfg[L.C_EXTERNAL] = 1
+        else:
+            self.state = self.state._replace(perms=np.zeros((1, 1, DECK_SIZE), dtype=np.int8))
+            cfg[L.C_DECKS] = 0
+            cfg[L.C_EXTERNAL] = 0
+        sc = np.full((b, L.P), -1, dtype=np.int32)
+        if scores is not None:
+            scores = np.asarray(scores)
+            if (
+                scores.shape != (b, n)
+                or not np.issubdtype(scores.dtype, np.integer)
+                or (scores < 0).any()
+            ):
+                raise ValueError(f"scores must be ({b}, {n}) integers >= 0")
+            sc[:, :n] = scores
+            sc[:, n:] = 0
+        errors = K.k_reset(
+            self.tables, self.state, sc, self.mask, self.obs, self.observing, self._all
+        )
+        self._started = True
+        self._auto = self.auto_reset and not cfg[L.C_EXTERNAL]
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[g]`` for the player to act in each game.
+
+        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished games
+        (without auto-reset) ignore their action. An illegal action raises ``ValueError``
+        naming the game, the action and the legal ones, after the other games have moved;
+        the offending games are left as they were.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
+            actions = np.asarray(actions)
+            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+                raise ValueError(
+                    f"actions must be {self.num_games} integers (one per game), "
+                    f"got shape {actions.shape} dtype {actions.dtype}"
+                )
+            self._actions[:] = actions
+        errors = K.k_step(
+            self.tables,
+            self.state,
+            self._actions,
+            self._rewards,
+            self.mask,
+            self.obs,
+            self.observing,
+            self._auto,
+            self.ended,
+            self.result,
+            self.final_places,
+            self._no_scores,
+        )
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask, self.rewards, self.ended
+
+    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
+        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
+
+        ``games`` defaults to every game; ``seats`` may be one seat for all.
+        """
+        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
+        if ((seats < 0) | (seats >= self.num_players)).any():
+            raise ValueError(f"seats must be 0..{self.num_players - 1}")
+        if ((games < 0) | (games >= self.num_games)).any():
+            raise ValueError(f"games must be 0..{self.num_games - 1}")
+        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
+        K.k_observe(
+            self.tables,
+            self.state,
+            np.ascontiguousarray(games),
+            np.ascontiguousarray(seats),
+            out,
+        )
+        return out
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        K.k_random_actions(self.state, self._actions)
+        return self._actions
+
+    def greedy_actions(self) -> np.ndarray:
+        """``policies.thirteen.GreedyPolicy``'s action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        K.k_greedy_actions(self.tables, self.state, self._actions)
+        return self._actions
+
+    def play_random(self, steps: int) -> int:
+        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
+
+        For benchmarks of the bare rules: actions are drawn in the loop, games auto-reset,
+        and ``obs`` is refreshed every step when observing.
+        """
+        return int(
+            K.k_play_random(
+                self.tables, self.state, self._rewards, self.obs, int(steps), self.observing
+            )
+        )
+
+    # ---------------------------------------------------------------- state views
+    @property
+    def rewards(self) -> np.ndarray:
+        """``(B, n)`` rewards of the last step."""
+        return self._rewards[:, : self.num_players]
+
+    @property
+    def current(self) -> np.ndarray:
+        """Seat to act per game."""
+        return self.gs[:, L.F_CURRENT]
+
+    @property
+    def phase(self) -> np.ndarray:
+        """0 playing, 1 an instant win to declare, 2 over (the reference's phases)."""
+        return self.gs[:, L.F_PHASE]
+
+    @property
+    def game_over(self) -> np.ndarray:
+        """Whether each episode is over."""
+        return self.gs[:, L.F_OVER].astype(bool)
+
+    @property
+    def games(self) -> np.ndarray:
+        """Games finished in each match (the reference's ``game``)."""
+        return self.gs[:, L.F_GAME]
+
+    @property
+    def scores(self) -> np.ndarray:
+        """``(B, n)`` match points."""
+        return self.gs[:, L.F_SCORES : L.F_SCORES + self.num_players]
+
+    @property
+    def points(self) -> np.ndarray:
+        """``(B, n)`` points of each match's latest finished game."""
+        return self.gs[:, L.F_POINTS : L.F_POINTS + self.num_players]
+
+    @property
+    def places(self) -> np.ndarray:
+        """``(B, n)`` final places decided so far (0 = not yet; 1 = best; shared places
+        averaged)."""
+        return self.state.fl[:, L.L_PLACE : L.L_PLACE + self.num_players]
+
+    @property
+    def returns(self) -> np.ndarray:
+        """``(B, n)`` rewards paid to each seat so far in the current episode."""
+        return self.state.fl[:, L.L_RET : L.L_RET + self.num_players]
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """``(B, n)``: each seat's episode is over (its place is decided, or the game is)."""
+        n = self.num_players
+        settled = (self.gs[:, L.F_SETTLED, None] >> np.arange(n)) & 1
+        return settled.astype(bool) | self.game_over[:, None]
+
+    def legal_actions(self, g: int) -> list[int]:
+        """The legal actions of the player to act in game ``g``, ascending."""
+        legal = int(self.state.bits[g, L.B_LEGAL])
+        return [a for a in range(NUM_ACTIONS) if (legal >> a) & 1]
+
+    def _cards(self, g: int, column: int) -> list[int]:
+        x = int(self.state.bits[g, column])
+        return [int(CARD_OF[s]) for s in range(DECK_SIZE) if (x >> s) & 1]
+
+    def hands(self, g: int) -> list[list[int]]:
+        """The hands of game ``g`` as card ints, weakest first (the reference's ``hands``)."""
+        return [self._cards(g, L.B_HAND + s) for s in range(self.num_players)]
+
+    def table(self, g: int) -> list[int]:
+        """The play to beat in game ``g`` (card ints, weakest first; empty when clear)."""
+        return self._cards(g, L.B_TABLE)
+
+    def selection(self, g: int) -> list[int]:
+        """The cards selected for the play being built in game ``g``."""
+        return self._cards(g, L.B_SEL)
+
+    def played(self, g: int) -> list[int]:
+        """Every card played in the current game of game ``g``, weakest first."""
+        return self._cards(g, L.B_PLAYED)
+
+    def finish_order(self, g: int) -> list[int]:
+        """Seats out of cards in the current game of game ``g``, in order."""
+        gs = self.gs[g]
+        return [int(s) for s in gs[L.F_FINISH : L.F_FINISH + gs[L.F_NOUT]]]
+
+    def last_result(self, g: int) -> dict[str, Any] | None:
+        """The latest result of game ``g``, as the reference's ``GameResult.to_dict()``."""
+        gs = self.gs[g]
+        if gs[L.F_REASON] < 0:
+            return None
+        n = self.num_players
+        reason = int(gs[L.F_REASON])
+        decided = int(gs[L.F_DECIDED])
+        over = reason != L.R_OUT
+        return {
+            "game": int(gs[L.F_RES_GAME]),
+            "reason": L.REASONS[reason],
+            "went_out": int(gs[L.F_WENT_OUT]),
+            "finish_order": [
+                int(s) for s in gs[L.F_RES_FINISH : L.F_RES_FINISH + gs[L.F_RES_NOUT]]
+            ],
+            "points": {s: int(gs[L.F_POINTS + s]) for s in range(n)} if over else {},
+            "scores": [int(x) for x in gs[L.F_SCORES : L.F_SCORES + n]],
+            "places": {s: float(self.places[g, s]) for s in range(n) if (decided >> s) & 1},
+            "match_over": bool(gs[L.F_MATCH_OVER]),
+            "match_limit_reached": bool(gs[L.F_LIMIT]),
+            "instant_win": INSTANT_NAMES[int(gs[L.F_INSTANT_WIN])],
+        }
+
+    # ------------------------------------------------------------------ errors
+    def _raise_errors(self) -> None:
+        bad = np.flatnonzero(self.gs[:, L.F_ERROR])
+        g = int(bad[0])
+        if int(self.gs[g, L.F_ERROR]) == L.ERR_NO_DECK:
+            raise ValueError(
+                f"game {g} ran out of the supplied decks ({self.state.cfg[L.C_DECKS]} per "
+                "game); pass more with reset(decks=...)"
+            )
+        self.gs[bad[self.gs[bad, L.F_ERROR] == L.ERR_ILLEGAL], L.F_ERROR] = 0
+        a = int(self._actions[g])
+        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in self.legal_actions(g))
+        raise ValueError(
+            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
+            f"for seat {int(self.current[g])} in phase "
+            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
+        )

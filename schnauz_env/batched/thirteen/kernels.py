@@ -1,0 +1,199 @@
+"""The batched Thirteen kernels: loops over games of the rules, encoder and players.
+
+Each ``k_*`` kernel takes the tables (:class:`~schnauz_env.batched.thirteen.tables.Tables`)
+and the state (:class:`~schnauz_env.batched.thirteen.rules.State`), re-views their arrays
+unmanaged on entry (:func:`~schnauz_env.batched.jit.unmanaged`), and acts on every game
+(or the games listed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.jit import njit
+from schnauz_env.batched.thirteen.layout import (
+    B_LEGAL,
+    C_N,
+    ERR_ILLEGAL,
+    F_CURRENT,
+    F_ERROR,
+    F_OBS_SEAT,
+    F_OVER,
+    L_PLACE,
+    P,
+)
+from schnauz_env.batched.thirteen.observe import O_SELECTED, encode
+from schnauz_env.batched.thirteen.players import greedy_action, random_action
+from schnauz_env.batched.thirteen.rules import (
+    apply,
+    is_legal,
+    new_game,
+    refresh_legal,
+    unmanaged_state,
+    unmanaged_tables,
+)
+from schnauz_env.thirteen.engine import NUM_ACTIONS, NUM_CARD_ACTIONS
+
+
+@njit(inline=True)
+def write_mask(bits, mask, g):
+    legal = bits[g, B_LEGAL]
+    for a in range(NUM_ACTIONS):
+        mask[g, a] = (legal >> a) & 1
+
+
+@njit(inline=True)
+def observe_after(tb, st, g, a, seat, obs):
+    """Write the view of the player to act into ``obs[g]`` after ``seat`` took action ``a``.
+
+    When the row holds ``seat``'s view from before the move and the move selected a card,
+    that card's bit in the ``selected`` block is all that changed (the player stays, the
+    table and hands do not change): only it is written.
+    """
+    gs = st.gs
+    current = gs[g, F_CURRENT]
+    if a < NUM_CARD_ACTIONS and gs[g, F_OBS_SEAT] == seat and current == seat:
+        obs[g, O_SELECTED + a] = 1.0
+    else:
+        encode(tb, st, g, current, obs, g)
+    gs[g, F_OBS_SEAT] = current
+
+
+@njit
+def k_reset(tb, st, scores, mask, obs, want_obs, games):
+    """Start a new match in each of ``games`` (points from ``scores[g]``); write its mask
+    and, with ``want_obs``, the view of the player to act. Returns the games in error."""
+    tb = unmanaged_tables(tb)
+    st = unmanaged_state(st)
+    scores = unmanaged(scores)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    games = unmanaged(games)
+    errors = 0
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        new_game(tb, st, g, scores[g])
+        refresh_legal(tb, st, g)
+        write_mask(st.bits, mask, g)
+        st.gs[g, F_OBS_SEAT] = -1
+        if want_obs:
+            encode(tb, st, g, st.gs[g, F_CURRENT], obs, g)
+            st.gs[g, F_OBS_SEAT] = st.gs[g, F_CURRENT]
+        if st.gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_step(
+    tb, st, actions, rew, mask, obs, want_obs, auto_reset, ended, result, final_places, no_scores
+):
+    """Play ``actions[g]`` in every unfinished game; write rewards, results, ends, masks
+    and views.
+
+    ``result[g]`` is 1 + the reason of the result the move gave (0: none). Finished games
+    are skipped (with ``auto_reset``, a game that ends is dealt again at once, its final
+    places kept in ``final_places``). Returns the number of games in error (an illegal
+    action, or the external decks exhausted), flagged in ``gs[:, F_ERROR]``.
+    """
+    tb = unmanaged_tables(tb)
+    st = unmanaged_state(st)
+    actions = unmanaged(actions)
+    rew = unmanaged(rew)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    ended = unmanaged(ended)
+    result = unmanaged(result)
+    final_places = unmanaged(final_places)
+    no_scores = unmanaged(no_scores)
+    gs = st.gs
+    n = st.cfg[C_N]
+    errors = 0
+    for g in range(gs.shape[0]):
+        ended[g] = 0
+        result[g] = 0
+        for s in range(n):
+            rew[g, s] = 0.0
+        if gs[g, F_OVER]:
+            continue
+        a = actions[g]
+        if not is_legal(st, g, a):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        seat = gs[g, F_CURRENT]
+        result[g] = apply(tb, st, rew, g, a) + 1
+        if gs[g, F_OVER]:
+            ended[g] = 1
+            if auto_reset:
+                for s in range(P):
+                    final_places[g, s] = st.fl[g, L_PLACE + s]
+                new_game(tb, st, g, no_scores)
+                gs[g, F_OBS_SEAT] = -1
+        refresh_legal(tb, st, g)
+        write_mask(st.bits, mask, g)
+        if want_obs:
+            observe_after(tb, st, g, a, seat, obs)
+        if gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_observe(tb, st, games, seats, obs):
+    """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
+    tb = unmanaged_tables(tb)
+    st = unmanaged_state(st)
+    games = unmanaged(games)
+    seats = unmanaged(seats)
+    obs = unmanaged(obs)
+    for i in range(games.shape[0]):
+        encode(tb, st, games[i], seats[i], obs, i)
+
+
+@njit
+def k_random_actions(st, out):
+    st = unmanaged_state(st)
+    out = unmanaged(out)
+    for g in range(out.shape[0]):
+        out[g] = random_action(st, g)
+
+
+@njit
+def k_greedy_actions(tb, st, out):
+    tb = unmanaged_tables(tb)
+    st = unmanaged_state(st)
+    out = unmanaged(out)
+    for g in range(out.shape[0]):
+        out[g] = greedy_action(tb, st, g)
+
+
+@njit
+def k_play_random(tb, st, rew, obs, steps, want_obs):
+    """``steps`` agent-steps of random legal play in every game, auto-resetting; returns
+    the number taken (the bare engine: the same moves, masks and views as :func:`k_step`,
+    with the actions drawn inside the loop)."""
+    tb = unmanaged_tables(tb)
+    st = unmanaged_state(st)
+    rew = unmanaged(rew)
+    obs = unmanaged(obs)
+    gs = st.gs
+    n = st.cfg[C_N]
+    no_scores = np.full(P, -1, dtype=np.int32)
+    total = 0
+    for g in range(gs.shape[0]):
+        for _ in range(steps):
+            for s in range(n):
+                rew[g, s] = 0.0
+            seat = gs[g, F_CURRENT]
+            a = random_action(st, g)
+            apply(tb, st, rew, g, a)
+            total += 1
+            if gs[g, F_OVER]:
+                new_game(tb, st, g, no_scores)
+                gs[g, F_OBS_SEAT] = -1
+            refresh_legal(tb, st, g)
+            if want_obs:
+                observe_after(tb, st, g, a, seat, obs)
+    return total

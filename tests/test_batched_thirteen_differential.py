@@ -1,0 +1,341 @@
+"""The batched Thirteen engine against the reference, game for game.
+
+The same seeds and the same actions go through the reference engine (which the AEC
+env runs on) and through :class:`BatchedThirteen`, fed the very decks the reference
+shuffles from ``default_rng(seed)`` (and, for some games, a stacked first deck dealing
+an instant win). Over tens of thousands of games in mixed configs, covering every rule
+option, every step must agree on the seat to act, the phase, the legal actions, whether
+a player went out or a game or the episode ended, every seat's reward (the AEC env's
+own ``_settle``), scores, points, places, terminations and the result itself; the
+observation of the player to act is compared on a random sample of steps, and every
+seat's at every episode's end. A few hundred games run through the real ``raw_env``
+loop instead, comparing every agent's observation, mask, reward and termination at
+every step.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the differential run needs compiled kernels")
+
+from schnauz_env.batched.thirteen import BatchedThirteen, reference_decks
+from schnauz_env.batched.thirteen.layout import B_LEGAL
+from schnauz_env.cards import format_card
+from schnauz_env.thirteen import ThirteenConfig, new_game
+from schnauz_env.thirteen.combos import CARD_OF, STRENGTH
+from schnauz_env.thirteen.engine import NUM_ACTIONS, PASS, PLAY
+from schnauz_env.thirteen.env import raw_env
+from schnauz_env.thirteen.observation import ObservationEncoder
+
+#: Action weights of the scripted random players (52 cards, play, pass): uniform;
+#: eager to play (short plays, many singles, quick games); eager to build (long
+#: sequences, double sequences, bombs); eager to pass (tables cleared, leads passed on).
+STYLES = np.ones((4, NUM_ACTIONS))
+STYLES[1, PLAY] = 20.0
+STYLES[2, PLAY] = 0.05
+STYLES[3, PASS] = 8.0
+
+
+def mixed_configs(count: int) -> list[ThirteenConfig]:
+    """``count`` configs that together use every value of every rule option.
+
+    One in four is a match, to few points or stopped by a low ``max_games`` (so that
+    matches of several games stay within a CI budget while every path is exercised).
+    """
+    configs = []
+    matches = 0
+    for k in range(count):
+        options = dict(
+            num_players=2 + k % 3,
+            opening=["include", "free"][(k + k // 4) % 2],
+            out_clears_table=bool((k // 3) % 2),
+            instant_wins=bool((k // 4) % 2),
+        )
+        if k % 4 == 3:
+            options["episode"] = "match"
+            options["target_points"] = [2, 5, 10][matches % 3]
+            options["max_games"] = [100, 3, 2, 100][matches % 4]
+            matches += 1
+        configs.append(ThirteenConfig(**options))
+    return configs
+
+
+def instant_deck(config: ThirteenConfig, rng: np.random.Generator) -> list[str]:
+    """A deck (card codes, top first) that deals one seat four 2s or a dragon."""
+    n = config.num_players
+    seat = int(rng.integers(n))
+    if rng.random() < 0.5:  # four 2s
+        chosen = [int(CARD_OF[s]) for s in range(48, 52)]
+    else:  # a dragon: one card of each rank 3..A
+        chosen = [int(CARD_OF[4 * r + int(rng.integers(4))]) for r in range(12)]
+    rest = [c for c in rng.permutation(52).tolist() if c not in chosen]
+    hand = chosen + rest[: 13 - len(chosen)]
+    others = rest[13 - len(chosen) :]
+    deck = []
+    for i in range(52):
+        if i < 13 * n and i % n == seat:
+            deck.append(hand[i // n])
+        else:
+            deck.append(others.pop(0))
+    return [format_card(c) for c in deck]
+
+
+class Reference:
+    """One reference game (or match) and the AEC env's reward bookkeeping for it."""
+
+    def __init__(self, config: ThirteenConfig, seed: int, settler: raw_env, deck=None) -> None:
+        self.state = new_game(config, np.random.default_rng(seed), deck=deck)
+        self.settler = settler
+        self.names = settler.possible_agents
+        self.returns = [0.0] * config.num_players
+        self.settled: set[int] = set()
+        self.terminated = [False] * config.num_players
+
+    def settle(self, result) -> list[float]:
+        """The AEC env's rewards for ``result``: run ``CardGameEnv._settle`` itself."""
+        env = self.settler
+        env.game = self.state
+        env._returns = self.returns
+        env._settled = self.settled
+        env.rewards = dict.fromkeys(self.names, 0.0)
+        env.terminations = dict(zip(self.names, self.terminated, strict=True))
+        env._settle(result)
+        self.terminated = [env.terminations[a] for a in self.names]
+        return [env.rewards[a] for a in self.names]
+
+
+def choose_actions(legal: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A weighted random legal action per row of bits ``legal`` (Efraimidis-Spirakis keys)."""
+    mask = (legal[:, None] >> np.arange(NUM_ACTIONS)) & 1
+    keys = rng.random(mask.shape) ** (1.0 / weights)
+    keys[mask == 0] = -1.0
+    return keys.argmax(axis=1)
+
+
+def games_needed(config: ThirteenConfig) -> int:
+    """Decks to give each episode: the most games it can have, within reason."""
+    return min(config.max_games, 60) if config.episode == "match" else 1
+
+
+def make_decks(config: ThirteenConfig, seeds: list[int], stacked: dict) -> np.ndarray:
+    count = games_needed(config)
+    decks = []
+    for g, seed in enumerate(seeds):
+        perms = reference_decks(config, seed, count)
+        if g in stacked:
+            first = np.array([int(c) for c in _parse(stacked[g])], dtype=np.int8)
+            perms = np.concatenate([first[None], perms[:-1]])
+        decks.append(perms)
+    return np.stack(decks)
+
+
+def _parse(codes: list[str]) -> list[int]:
+    from schnauz_env.cards import parse_cards
+
+    return [int(c) for c in parse_cards(codes)]
+
+
+def assert_same(got: np.ndarray, expected: np.ndarray, what: object) -> None:
+    """``assert_array_equal``'s report, at ``array_equal``'s cost when they agree."""
+    if not np.array_equal(got, expected):
+        np.testing.assert_array_equal(got, expected, err_msg=str(what))
+
+
+def _legal_bits(legal: tuple[int, ...], cache: dict) -> int:
+    bits = cache.get(legal)
+    if bits is None:
+        bits = cache[legal] = sum(1 << a for a in legal)
+    return bits
+
+
+def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -> dict[str, int]:
+    """Lockstep: reference engine + ObservationEncoder against the batched engine."""
+    b, n = len(seeds), config.num_players
+    stacked = {}
+    if config.instant_wins:
+        stacked = {g: instant_deck(config, rng) for g in range(b) if rng.random() < 0.1}
+    eng = BatchedThirteen(b, config, observe=True, auto_reset=False)
+    eng.reset(decks=make_decks(config, seeds, stacked))
+    settler = raw_env(**config.to_dict())
+    refs = [Reference(config, s, settler, stacked.get(g)) for g, s in enumerate(seeds)]
+    enc = ObservationEncoder(config)
+    weights = STYLES[rng.integers(len(STYLES), size=b)]
+    cache: dict = {}
+    stats = dict(games=b, steps=0, obs=0, results=0)
+    for g, ref in enumerate(refs):  # the deal and the first view
+        assert ref.state.current == eng.current[g]
+        assert_same(eng.obs[g], enc.encode(ref.state, ref.state.current), (config, seeds[g]))
+    alive = list(range(b))
+    while alive:
+        legal = eng.state.bits[:, B_LEGAL].copy()
+        actions = choose_actions(legal, weights, rng)
+        actions_l = actions.tolist()
+        legal_l = legal.tolist()
+        cur_before = eng.current.tolist()
+        results = {}
+        for g in alive:
+            st = refs[g].state
+            assert st.current == cur_before[g], (config, seeds[g])
+            assert legal_l[g] == _legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            results[g] = st.apply(actions_l[g])
+        obs, mask, rewards, ended = eng.step(actions)
+        result_l = eng.result.tolist()
+        ended_l = ended.tolist()
+        current = eng.current.tolist()
+        phase = eng.phase.tolist()
+        assert not rewards[eng.result == 0].any()  # every reward comes with a result
+        sample = set(np.flatnonzero(rng.random(b) < obs_rate).tolist())
+        terminated = eng.terminated.tolist() if result_l.count(0) < b else None
+        still = []
+        for g in alive:
+            ref = refs[g]
+            st = ref.state
+            result = results[g]
+            assert (result is not None) == bool(result_l[g]), (config, seeds[g])
+            assert st.current == current[g] and st.phase == phase[g], (config, seeds[g])
+            if result is not None:
+                stats["results"] += 1
+                key = f"reason_{result.reason}"
+                stats[key] = stats.get(key, 0) + 1
+                if result.match_limit_reached:
+                    stats["limit"] = stats.get("limit", 0) + 1
+                expected = ref.settle(result)
+                where = (config, seeds[g])
+                assert rewards[g].tolist() == expected, (*where, result.to_dict())
+                assert eng.last_result(g) == result.to_dict(), where
+                assert eng.scores[g].tolist() == st.scores
+                assert eng.games[g] == st.game
+                places = [0.0 if p is None else p for p in st.places]
+                assert eng.places[g].tolist() == places, where
+                assert terminated[g] == ref.terminated, where
+            assert bool(ended_l[g]) == st.game_over, (config, seeds[g])
+            if g in sample:
+                stats["obs"] += 1
+                assert_same(obs[g], enc.encode(st, st.current), (config, seeds[g]))
+            if not st.game_over:
+                still.append(g)
+            else:  # the end: everything the env reports afterwards
+                assert mask[g].sum() == 0
+                assert eng.hands(g) == st.hands and eng.table(g) == st.table
+                assert eng.played(g) == sorted(st.played, key=STRENGTH.__getitem__)
+                views = eng.observe(np.arange(n), games=np.full(n, g))
+                for s in range(n):
+                    assert_same(views[s], enc.encode(st, s), (config, seeds[g], s))
+                stats["obs"] += n
+        stats["steps"] += len(alive)
+        alive = still
+    return stats
+
+
+def run_aec(config: ThirteenConfig, seeds: list[int], rng) -> int:
+    """Lockstep with the real ``raw_env`` loop: every agent's view, mask, reward and
+    termination at every step."""
+    b, n = len(seeds), config.num_players
+    eng = BatchedThirteen(b, config, observe=True, auto_reset=False)
+    eng.reset(decks=make_decks(config, seeds, {}))
+    envs = []
+    for s in seeds:
+        env = raw_env(**config.to_dict())
+        env.reset(seed=s)
+        envs.append(env)
+    names = envs[0].possible_agents
+    weights = STYLES[rng.integers(len(STYLES), size=b)]
+    steps = 0
+    alive = list(range(b))
+    while alive:
+        views = [eng.observe(s) for s in range(n)]
+        for g in alive:
+            env = envs[g]
+            assert env.agent_selection == names[eng.current[g]]
+            for s, a in enumerate(names):
+                if a in env.agents:
+                    got = env.observe(a)
+                    assert_same(views[s][g], got["observation"], (config, seeds[g], s))
+                    expect_mask = eng.mask[g] if s == eng.current[g] else np.zeros_like(eng.mask[g])
+                    assert_same(got["action_mask"], expect_mask, (config, seeds[g], s))
+        actions = choose_actions(eng.state.bits[:, B_LEGAL].copy(), weights, rng)
+        seen = {}
+        for g in alive:
+            env = envs[g]
+            env.step(int(actions[g]))
+            steps += 1
+            seen[g] = (
+                [env.rewards.get(a, 0.0) for a in names],
+                [env.terminations.get(a, True) for a in names],
+            )
+            while env.agents and env.terminations[env.agent_selection]:
+                env.step(None)
+        _, _, rewards, ended = eng.step(actions)
+        still = []
+        for g in alive:
+            env = envs[g]
+            expect_rewards, expect_terms = seen[g]
+            assert rewards[g].tolist() == expect_rewards, (config, seeds[g])
+            assert eng.terminated[g].tolist() == expect_terms, (config, seeds[g])
+            assert bool(ended[g]) == (not env.agents)
+            if env.agents:
+                still.append(g)
+        alive = still
+    return steps
+
+
+CONFIGS = mixed_configs(24)
+GAMES_PER_CONFIG = int(os.environ.get("THIRTEEN_DIFFERENTIAL_GAMES", "500"))
+
+
+def test_configs_cover_every_option() -> None:
+    seen = {name: {getattr(c, name) for c in CONFIGS} for name in ThirteenConfig.option_names()}
+    assert seen["num_players"] == {2, 3, 4}
+    assert seen["episode"] == {"game", "match"}
+    assert seen["opening"] == {"include", "free"}
+    assert seen["out_clears_table"] == {True, False}
+    assert seen["instant_wins"] == {True, False}
+    matches = [c for c in CONFIGS if c.episode == "match"]
+    assert {c.num_players for c in matches} == {2, 3, 4}
+    assert len({c.target_points for c in matches}) >= 3
+    assert len({c.max_games for c in matches}) >= 3
+    for name in ("opening", "out_clears_table", "instant_wins"):
+        assert {getattr(c, name) for c in matches} == seen[name], name
+
+
+def _run_config(k: int) -> dict[str, int]:
+    seeds = list(range(k * 1_000_000, k * 1_000_000 + GAMES_PER_CONFIG))
+    return run_direct(CONFIGS[k], seeds, obs_rate=0.03, rng=np.random.default_rng(2024 + k))
+
+
+@pytest.mark.slow
+def test_differential_games() -> None:
+    workers = min(2, os.cpu_count() or 1)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            results = list(pool.map(_run_config, range(len(CONFIGS))))
+    else:
+        results = [_run_config(k) for k in range(len(CONFIGS))]
+    totals: dict[str, int] = {}
+    for stats in results:
+        for key, v in stats.items():
+            totals[key] = totals.get(key, 0) + v
+    print("differential totals:", totals)
+    assert totals["games"] >= len(CONFIGS) * GAMES_PER_CONFIG
+    # the run reached every kind of result, and matches stopped by the games limit
+    often = GAMES_PER_CONFIG // 5
+    for reason in ("out", "game_over", "instant_win"):
+        assert totals.get(f"reason_{reason}", 0) > often, reason
+    assert totals.get("limit", 0) > often
+    assert totals["obs"] > totals["steps"] // 50
+
+
+def test_differential_through_raw_env() -> None:
+    rng = np.random.default_rng(99)
+    steps = 0
+    for k, config in enumerate(CONFIGS):
+        seeds = list(range(7_000_000 + 1000 * k, 7_000_000 + 1000 * k + 10))
+        steps += run_aec(config, seeds, rng)
+    assert steps > 10_000

@@ -35,6 +35,9 @@ from schnauz_env.play.replay import add_parser as add_replay_parser
 from schnauz_env.play.replay import recording
 from schnauz_env.play.replay import run as run_replay
 
+#: ``schnauz serve``, the browser app (floor 7 beside this one): imported by name, so that
+#: the terminal game never imports it (``schnauz --help`` needs neither Starlette nor uvicorn).
+SERVE = "schnauz_env.web.cli"
 SCREENS = {
     "schnauz": "schnauz_env.play.schnauz:SchnauzScreen",
     "scat": "schnauz_env.play.scat:ScatScreen",
@@ -123,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--record", metavar="FILE", help="save the game's record (schnauz replay FILE shows it)"
     )
     add_replay_parser(sub)
+    importlib.import_module(SERVE).add_parser(sub)
     return parser
 
 
@@ -139,6 +143,8 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command == "replay":
         return run_replay(args)
+    if args.command == "serve":
+        return importlib.import_module(SERVE).run(args)
     if args.command != "play":
         parser.print_help()
         return 2

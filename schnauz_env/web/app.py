@@ -54,9 +54,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from schnauz_env.cards import CODES, parse_card
-from schnauz_env.common.options import rules_help
+from schnauz_env.common.options import make_config, parse_rules, rules_help
 from schnauz_env.games import GAMES, game_module
-from schnauz_env.play.cli import build_config, read_rules
 from schnauz_env.records import Record, RecordError, dumps, fresh_seed
 from schnauz_env.web.coach import Catalog
 from schnauz_env.web.errors import ApiError, bad_request, invalid
@@ -282,8 +281,12 @@ class App:
                 f"'opponents' must be a list of names (at most {high}), got {opponents!r}"
             )
         items = _rule_items(game, data.get("rules"))
+        config_cls = game_module(game).Config
         try:
-            config = build_config(game, players, read_rules(game, items))
+            rules = parse_rules(config_cls, items)  # the one parser of rule options
+            if players is not None:
+                rules["num_players"] = players
+            config = make_config(config_cls, rules, game)
         except ValueError as err:
             raise invalid(str(err)) from None
         seat = _int_field(data, "seat", 0, config.num_players - 1, 0)

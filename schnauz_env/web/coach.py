@@ -320,8 +320,8 @@ def require_model(model: ModelFile | None, game: str) -> ModelFile:
         raise ApiError(
             409,
             "no_coach",
-            f"no trained {game} model fits this table's rules: the package ships none and "
-            "the server was given none (schnauz serve --models FILE_OR_FOLDER)",
+            f"no trained {game} model fits this table's rules: none of the package's and "
+            "none of the server's (schnauz serve --models FILE_OR_FOLDER)",
         )
     return model
 

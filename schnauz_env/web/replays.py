@@ -135,13 +135,13 @@ class ReplaySession:
         out = table_view(self.game, screen, state, viewer)
         events = [e for at, e in self._walk(viewer) if at <= k]
         nxt = None
-        if k < self.end:
+        if k < self.total:  # at a move that does not replay: the recorded one
             seat, action = self.record.actions[k]
-            nxt = {
-                "seat": seat,
-                "who": screen.subject(seat),
-                "text": state.action_to_string(action, symbols=True),
-            }
+            try:
+                text = state.action_to_string(action, symbols=True)
+            except Exception:  # an id outside the game's table
+                text = f"action {action} (no such action)"
+            nxt = {"seat": seat, "who": screen.subject(seat), "text": text}
         out.update(
             {
                 "game": self.game,

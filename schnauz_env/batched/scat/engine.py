@@ -59,7 +59,7 @@ from schnauz_env.batched.scat import layout as L
 from schnauz_env.common.options import make_config
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import ACTION_NAMES, DISCARD, NUM_ACTIONS, PHASE_NAMES, REASONS
-from schnauz_env.scat.observation import NC, ObservationLayout
+from schnauz_env.scat.observation import NC, SEAT_FEATURES, ObservationLayout
 
 __all__ = ["HAVE_NUMBA", "BatchedScat", "reference_decks", "rounds_bound"]
 
@@ -152,15 +152,21 @@ class BatchedScat:
             cff=cff,
             vals=L.value_table(config),
             pw=L.PILE_WEIGHTS,
-            gs=np.zeros((b, L.NF), dtype=np.int32),
+            gs=L.aligned_zeros((b, L.NF), np.int32),
             cards=cards,
             known=np.zeros((b, MAX_PLAYERS), dtype=np.int64),
+            seatf=np.zeros((b, MAX_PLAYERS * SEAT_FEATURES), dtype=np.float32),
             fl=np.zeros((b, L.NFL), dtype=np.float64),
             rng=np.zeros((b, L.NRNG), dtype=np.int64),
             perms=np.zeros((1, 1, NC), dtype=np.int8),
         )
         self.cfg, self.gs = cfg, self.arrays.gs
-        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self._obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
+        self._nz = np.zeros((b if observe else 1, L.OBS_ENTRIES), dtype=np.int16)
+        #: The views of the players to act: a read-only view of the engine's buffer, which
+        #: the encoder updates entry by entry (see ``observe.encode``).
+        self.obs = self._obs.view()
+        self.obs.flags.writeable = False
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -228,7 +234,15 @@ class BatchedScat:
         self.arrays = self.arrays._replace(perms=perms)
         cfg[L.C_AUTO] = int(self.auto_reset and not cfg[L.C_EXTERNAL])
         errors = K.k_reset(
-            self.arrays, d, lv, self._rew0, self.mask, self.obs, self.observing, self._all
+            *self.arrays,
+            d,
+            lv,
+            self._rew0,
+            self.mask,
+            self._obs,
+            self._nz,
+            self.observing,
+            self._all,
         )
         self._started = True
         if errors:
@@ -254,12 +268,13 @@ class BatchedScat:
                 )
             self._actions[:] = actions
         errors = K.k_step(
-            self.arrays,
+            *self.arrays,
             self._actions,
             self._rewards,
             self._rew0,
             self.mask,
-            self.obs,
+            self._obs,
+            self._nz,
             self.observing,
             self.ended,
             self.round_over,
@@ -298,7 +313,7 @@ class BatchedScat:
         if ((games < 0) | (games >= self.num_games)).any():
             raise ValueError(f"games must be 0..{self.num_games - 1}")
         out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
-        K.k_observe(self.arrays, np.ascontiguousarray(games), np.ascontiguousarray(seats), out)
+        K.k_observe(*self.arrays, np.ascontiguousarray(games), np.ascontiguousarray(seats), out)
         return out
 
     def random_actions(self) -> np.ndarray:
@@ -306,7 +321,7 @@ class BatchedScat:
 
         Returns the engine's action buffer, which the next call overwrites.
         """
-        K.k_random_actions(self.arrays, self._actions)
+        K.k_random_actions(*self.arrays, self._actions)
         return self._actions
 
     def greedy_actions(self) -> np.ndarray:
@@ -314,7 +329,7 @@ class BatchedScat:
 
         Returns the engine's action buffer, which the next call overwrites.
         """
-        K.k_greedy_actions(self.arrays, self._actions)
+        K.k_greedy_actions(*self.arrays, self._actions)
         return self._actions
 
     def play_random(self, steps: int) -> int:
@@ -327,7 +342,13 @@ class BatchedScat:
             raise RuntimeError("call reset() before play_random()")
         return int(
             K.k_play_random(
-                self.arrays, self._rewards, self._rew0, self.obs, int(steps), self.observing
+                *self.arrays,
+                self._rewards,
+                self._rew0,
+                self._obs,
+                self._nz,
+                int(steps),
+                self.observing,
             )
         )
 

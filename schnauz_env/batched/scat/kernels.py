@@ -1,9 +1,9 @@
 """The loops of the batched Scat engine: each kernel runs over many games at once.
 
-Kernels take the state tuple ``st`` (:class:`~schnauz_env.batched.scat.layout.ScatArrays`)
-first and re-view every array argument without reference counting on entry
-(:func:`~schnauz_env.batched.common.unmanaged`), so the rules they inline count
-nothing. Each returns the number of games left with an error flag (illegal action,
+Kernels take the state arrays first, positionally (``*eng.arrays``, the fields of
+:class:`~schnauz_env.batched.scat.layout.ScatArrays`), and build the state tuple the
+rules take on entry (:func:`~schnauz_env.batched.scat.rules.state_of`), every array
+re-viewed without reference counting, so the rules they inline count nothing. Each returns the number of games left with an error flag (illegal action,
 external decks exhausted) in ``gs[:, F_ERROR]``, where it returns anything.
 """
 
@@ -24,10 +24,11 @@ from schnauz_env.batched.scat.layout import (
     L_PLACE,
     MASK_ROWS,
     MAXP,
+    OBS_ENTRIES,
 )
 from schnauz_env.batched.scat.observe import encode, situation, write_mask
 from schnauz_env.batched.scat.players import greedy_action, random_action
-from schnauz_env.batched.scat.rules import new_game, play, unmanaged_state
+from schnauz_env.batched.scat.rules import new_game, play, state_of
 
 
 @njit(inline=True)
@@ -42,15 +43,36 @@ def fresh_game(st, g, dealer, lives, rew0):
 
 
 @njit
-def k_reset(st, dealers, lives, rew0, mask, obs, want_obs, games):
+def k_reset(
+    cfg,
+    cff,
+    vals,
+    pw,
+    gs,
+    cards,
+    known,
+    seatf,
+    fl,
+    rng,
+    perms,
+    dealers,
+    lives,
+    rew0,
+    mask,
+    obs,
+    nz,
+    want_obs,
+    games,
+):
     """Start a new game in each of ``games``: its first deal, the rewards of a deal that
     ended at once (``rew0``), its mask and (``want_obs``) its player to act's view."""
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     dealers = unmanaged(dealers)
     lives = unmanaged(lives)
     rew0 = unmanaged(rew0)
     mask = unmanaged(mask)
     obs = unmanaged(obs)
+    nz = unmanaged(nz)
     games = unmanaged(games)
     errors = 0
     for idx in range(games.shape[0]):
@@ -58,26 +80,49 @@ def k_reset(st, dealers, lives, rew0, mask, obs, want_obs, games):
         fresh_game(st, g, dealers[g], lives[g], rew0)
         write_mask(st.cfg, st.gs, mask, g)
         if want_obs:
-            encode(st, g, st.gs[g, F_CURRENT], obs, g)
+            encode(st, g, st.gs[g, F_CURRENT], obs, nz, g, False)
         if st.gs[g, F_ERROR]:
             errors += 1
     return errors
 
 
 @njit
-def k_step(st, actions, rew, rew0, mask, obs, want_obs, ended, round_over, final_places):
+def k_step(
+    cfg,
+    cff,
+    vals,
+    pw,
+    gs,
+    cards,
+    known,
+    seatf,
+    fl,
+    rng,
+    perms,
+    actions,
+    rew,
+    rew0,
+    mask,
+    obs,
+    nz,
+    want_obs,
+    ended,
+    round_over,
+    final_places,
+):
     """Play ``actions[g]`` in every unfinished game; write rewards, ends, masks, views.
 
     Finished games are skipped, or with auto-reset (``cfg[C_AUTO]``) dealt again at once:
     their final places go to ``final_places[g]`` and the new game's opening rewards to
     ``rew0[g]``. Returns the number of games with an error.
     """
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     actions = unmanaged(actions)
     rew = unmanaged(rew)
     rew0 = unmanaged(rew0)
     mask = unmanaged(mask)
     obs = unmanaged(obs)
+    nz = unmanaged(nz)
     ended = unmanaged(ended)
     round_over = unmanaged(round_over)
     final_places = unmanaged(final_places)
@@ -106,36 +151,37 @@ def k_step(st, actions, rew, rew0, mask, obs, want_obs, ended, round_over, final
                 fresh_game(st, g, -1, no_lives, rew0)
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(st, g, gs[g, F_CURRENT], obs, g)
+            encode(st, g, gs[g, F_CURRENT], obs, nz, g, False)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
 
 
 @njit
-def k_observe(st, games, seats, obs):
+def k_observe(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     games = unmanaged(games)
     seats = unmanaged(seats)
     obs = unmanaged(obs)
+    nz = np.empty((games.shape[0], OBS_ENTRIES), dtype=np.int16)
     for i in range(games.shape[0]):
-        encode(st, games[i], seats[i], obs, i)
+        encode(st, games[i], seats[i], obs, nz, i, True)
 
 
 @njit
-def k_random_actions(st, out):
+def k_random_actions(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, out):
     """A uniformly random legal action per game (-1 for a finished game)."""
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     out = unmanaged(out)
     for g in range(st.gs.shape[0]):
         out[g] = random_action(st, g)
 
 
 @njit
-def k_greedy_actions(st, out):
+def k_greedy_actions(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, out):
     """The greedy player's action per game (-1 for a finished game)."""
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     out = unmanaged(out)
     hand = np.empty((1, HS), dtype=np.int8)
     for g in range(st.gs.shape[0]):
@@ -143,16 +189,19 @@ def k_greedy_actions(st, out):
 
 
 @njit
-def k_play_random(st, rew, rew0, obs, steps, want_obs):
+def k_play_random(
+    cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, rew, rew0, obs, nz, steps, want_obs
+):
     """``steps`` agent-steps of random legal play in every game, auto-resetting.
 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
-    st = unmanaged_state(st)
+    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
     rew = unmanaged(rew)
     rew0 = unmanaged(rew0)
     obs = unmanaged(obs)
+    nz = unmanaged(nz)
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     total = 0
     for g in range(st.gs.shape[0]):
@@ -163,5 +212,5 @@ def k_play_random(st, rew, rew0, obs, steps, want_obs):
             if st.gs[g, F_OVER]:
                 fresh_game(st, g, -1, no_lives, rew0)
             if want_obs:
-                encode(st, g, st.gs[g, F_CURRENT], obs, g)
+                encode(st, g, st.gs[g, F_CURRENT], obs, nz, g, False)
     return total

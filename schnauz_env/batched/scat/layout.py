@@ -24,6 +24,9 @@ array       shape / dtype    contents
                              card ints ``rank * 4 + suit``
 ``known``   (B, 7) int64     per seat: bitmask of the cards it drew from the pile and
                              still holds
+``seatf``   (B, 35) float32  per seat: its five features of the observation's ``seats``
+                             block (in seat order; the encoder rotates them), refreshed
+                             when lives, outs or buy-ins change
 ``fl``      (B, 14) float64  per seat: reward paid so far (the AEC ``_returns``) and
                              final place (0 = not decided)
 ``rng``     (B, 3) int64     three xorshift32 generators per game (``RNG_*``)
@@ -76,25 +79,37 @@ OBS_BLOCKS = {
     C_O_STOCK: "stock",
 }
 
+#: The observation's sparse blocks, then its dense tail (from ``seats`` to the end,
+#: rewritten whole by the encoder).
+SPARSE_BLOCKS = ("hand", "discard_top", "discard_pile", "known")
+DENSE_TAIL = ("seats", "dealer", "knocker", "to_act", "phase", "stock")
+#: Room for the sparse entries a view sets (``nz`` rows: the count, then the indices):
+#: the hand, the pile's top and every pile card, cards known in each opponent's hand.
+OBS_ENTRIES = 1 + HS + 1 + NC + (MAXP - 1) * HS
+
 # --- cff fields (float64) --------------------------------------------------------------
 X_BUY_IN_SCALE, X_GREEDY2 = 0, 1
 NCFF = 2
 
 # --- gs fields (int32) ---------------------------------------------------------------
+# What every step reads comes first (one cache line of 16 fields, then the seats'),
+# the round's result and the scratch of round ends after.
 F_DEALER, F_CURRENT, F_PHASE, F_STEP, F_KNOCKER, F_TURNS, F_FINAL_LEFT = 0, 1, 2, 3, 4, 5, 6
-F_ROUND, F_OVER, F_NACTIVE, F_POS, F_PILE, F_SHUF, F_PERM_PTR = 7, 8, 9, 10, 11, 12, 13
-F_TB_PTR, F_TB_END, F_ERROR = 14, 15, 16
-#: The latest round's result (the reference's ``RoundResult``), and this step's count.
-F_REASON, F_ENDED, F_SEATS, F_LOSERS, F_DOUBLE, F_WENT_OUT = 17, 18, 19, 20, 21, 22
-F_BOUGHT_IN, F_RES_KNOCKER, F_RES_BLITZ, F_TIE_BREAKS, F_NDEC = 23, 24, 25, 26, 27
-F_BLITZ = 28  # scratch: the blitz holders of the round being ended
-F_MAX_LIVES = 29  # the most lives any seat started with (the observation's scale)
-F_LIVES = 30  # 7 seats each from here on
+F_NACTIVE, F_POS, F_PILE, F_SHUF, F_OVER, F_ENDED, F_ERROR = 7, 8, 9, 10, 11, 12, 13
+F_KNOWN_ANY = 14  # the seats holding cards known to the table (bits): ``known[g, s] != 0``
+F_MAX_LIVES = 15  # the most lives any seat started with (the observation's scale)
+F_LIVES = 16  # 7 seats each
 F_OUT = F_LIVES + MAXP
 F_USED = F_OUT + MAXP  # buy-ins used
-F_VALS = F_USED + MAXP  # twice each seat's hand value at the latest showdown
+F_ROUND = F_USED + MAXP
+F_PERM_PTR, F_TB_PTR, F_TB_END = F_ROUND + 1, F_ROUND + 2, F_ROUND + 3
+#: The latest round's result (the reference's ``RoundResult``), and this step's count.
+F_REASON, F_SEATS, F_LOSERS, F_DOUBLE, F_WENT_OUT = range(F_ROUND + 4, F_ROUND + 9)
+F_BOUGHT_IN, F_RES_KNOCKER, F_RES_BLITZ, F_TIE_BREAKS, F_NDEC = range(F_ROUND + 9, F_ROUND + 14)
+F_BLITZ = F_ROUND + 14  # scratch: the blitz holders of the round being ended
+F_VALS = F_BLITZ + 1  # twice each seat's hand value at the latest showdown
 F_DEC = F_VALS + MAXP  # the seats whose places this step decided, in the reference's order
-NF = F_DEC + MAXP
+NF = 80  # (F_DEC + MAXP = 66, rounded up to whole cache lines)
 #: Error codes in ``gs[:, F_ERROR]``.
 ERR_ILLEGAL, ERR_NO_DECK, ERR_NO_TIE_BREAK_DECK = 1, 2, 3
 
@@ -142,9 +157,20 @@ for _m, _legal in enumerate(_LEGAL_SETS):
 #: The discard-step situation of the smallest hand size (add ``hand size - that``).
 MIN_HAND = min(DISCARD_LEGAL)
 
+
+def aligned_zeros(shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """A C-contiguous array of zeros whose data starts on a cache line (64 bytes), so
+    that a row of ``gs`` (5 lines) starts on one."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.zeros(size + 64, dtype=np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start : start + size].view(dtype).reshape(shape)
+
+
 #: The arrays every rules kernel takes (see the module docstring).
 ScatArrays = namedtuple(
-    "ScatArrays", ["cfg", "cff", "vals", "pw", "gs", "cards", "known", "fl", "rng", "perms"]
+    "ScatArrays",
+    ["cfg", "cff", "vals", "pw", "gs", "cards", "known", "seatf", "fl", "rng", "perms"],
 )
 
 _VALUE_TABLES: dict[tuple[int, bool, int], np.ndarray] = {}
@@ -193,6 +219,9 @@ def config_vectors(config: ScatConfig, greedy_threshold: float) -> tuple[np.ndar
     cfg[C_ROUND_EP] = int(config.episode == "round")
     cfg[C_FIRST_DEALER] = -1 if config.first_dealer is None else config.first_dealer
     encoder = ObservationEncoder(config)
+    blocks = [name for name, _, _ in encoder.layout.describe()]
+    if blocks != [*SPARSE_BLOCKS, *DENSE_TAIL]:  # the encoder's clearing relies on it
+        raise RuntimeError(f"the Scat observation's blocks changed: {blocks}")
     for field, block in OBS_BLOCKS.items():
         cfg[field] = encoder.layout[block].start
     cfg[C_OBS_SIZE] = encoder.size

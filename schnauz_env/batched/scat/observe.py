@@ -30,6 +30,7 @@ from schnauz_env.batched.scat.layout import (
     F_CURRENT,
     F_DEALER,
     F_KNOCKER,
+    F_KNOWN_ANY,
     F_LIVES,
     F_MAX_LIVES,
     F_NACTIVE,
@@ -99,58 +100,98 @@ def rel(s, seat, n):
 
 
 @njit
-def encode(st, g, seat, obs, row):
-    """``ObservationEncoder.encode(state, seat)`` of game ``g`` into ``obs[row]``."""
+def seat_features(st, g):
+    """Refresh ``seatf[g]``: the ``seats`` features of every seat of game ``g`` (at the
+    table, in the game, on the bus, lives, buy-ins left), by seat. The rules call it
+    whenever lives, outs or buy-ins change (a new game, a round's end)."""
+    cfg, gs, sf = st.cfg, st.gs, st.seatf
+    scale = lives_scale(gs[g, F_MAX_LIVES])
+    buy_in_scale = st.cff[X_BUY_IN_SCALE]
+    f = 0
+    for s in range(cfg[C_N]):
+        sf[g, f + SEAT_AT_TABLE] = 1.0
+        out = gs[g, F_OUT + s] != 0
+        lives = gs[g, F_LIVES + s]
+        sf[g, f + SEAT_IN_GAME] = not out
+        sf[g, f + SEAT_ON_BUS] = not out and lives == 0
+        sf[g, f + SEAT_LIVES] = 0.0 if out else lives * scale
+        sf[g, f + SEAT_BUY_INS] = (cfg[C_BUY_INS] - gs[g, F_USED + s]) * buy_in_scale
+        f += SEAT_FEATURES
+
+
+@njit(inline=True)
+def encode(st, g, seat, obs, nz, row, fresh):
+    """``ObservationEncoder.encode(state, seat)`` of game ``g`` into ``obs[row]``.
+
+    The view is a few sparse one-hot blocks (hand, discard pile, known cards: some 700
+    entries of which a dozen are set) and a short dense tail (seats, dealer, knocker,
+    to act, phase, stock). Rather than zeroing the row, the encoder clears the sparse
+    entries it set last time, whose indices ``nz[row]`` keeps (``nz[row, 0]`` of them,
+    from ``nz[row, 1]`` on), and rewrites the tail whole; the row must hold nothing
+    else (the engine hands out read-only views of its buffer). ``fresh`` zeroes the
+    whole row first instead (a new array). The ``seats`` block is ``seatf[g]`` rotated
+    to start at ``seat``.
+    """
     cfg, gs, cards = st.cfg, st.gs, st.cards
     n = cfg[C_N]
-    for i in range(cfg[C_OBS_SIZE]):
-        obs[row, i] = 0.0
+    o = obs[row]
+    z = nz[row]
+    tail = cfg[C_O_SEATS]
+    if fresh:
+        o[:tail] = 0.0
+    else:
+        for i in range(z[0]):
+            o[z[i + 1]] = 0.0
+    o[tail : cfg[C_OBS_SIZE]] = 0.0
+    k = 0
     base = cfg[C_O_HAND]
     h = O_HANDS + HS * seat
     for i in range(HS):
         c = cards[g, h + i]
         if c < 0:
             break
-        obs[row, base + i * NC + c] = 1.0
+        k += 1
+        z[k] = x = base + i * NC + c
+        o[x] = 1.0
     p = gs[g, F_PILE]
     if p:
-        obs[row, cfg[C_O_TOP] + cards[g, O_PILE + p - 1]] = 1.0
+        k += 1
+        z[k] = x = cfg[C_O_TOP] + cards[g, O_PILE + p - 1]
+        o[x] = 1.0
         base = cfg[C_O_PILE]
         for i in range(p):
-            obs[row, base + cards[g, O_PILE + i]] = st.pw[p - 1 - i]
-    scale = lives_scale(gs[g, F_MAX_LIVES])
-    buy_in_scale = st.cff[X_BUY_IN_SCALE]
-    buy_ins = cfg[C_BUY_INS]
-    for k in range(n):
-        s = seat + k
-        if s >= n:
-            s -= n
-        f = cfg[C_O_SEATS] + k * SEAT_FEATURES
-        obs[row, f + SEAT_AT_TABLE] = 1.0
-        if not gs[g, F_OUT + s]:
-            lives = gs[g, F_LIVES + s]
-            obs[row, f + SEAT_IN_GAME] = 1.0
-            if lives == 0:
-                obs[row, f + SEAT_ON_BUS] = 1.0
-            obs[row, f + SEAT_LIVES] = lives * scale
-        obs[row, f + SEAT_BUY_INS] = (buy_ins - gs[g, F_USED + s]) * buy_in_scale
-        bits = st.known[g, s]
-        if k and bits:
+            k += 1
+            z[k] = x = base + cards[g, O_PILE + i]
+            o[x] = st.pw[p - 1 - i]
+    held = gs[g, F_KNOWN_ANY] & ~(1 << seat)
+    if held:
+        for j in range(1, n):
+            s = seat + j if seat + j < n else seat + j - n
+            if not (held >> s) & 1:
+                continue
             # the cards a seat is known to hold are always in its hand
-            base = cfg[C_O_KNOWN] + (k - 1) * NC
+            bits = st.known[g, s]
+            base = cfg[C_O_KNOWN] + (j - 1) * NC
             hs = O_HANDS + HS * s
             for i in range(HS):
                 c = cards[g, hs + i]
                 if c < 0:
                     break
                 if (bits >> c) & 1:
-                    obs[row, base + c] = 1.0
-    obs[row, cfg[C_O_DEALER] + rel(gs[g, F_DEALER], seat, n)] = 1.0
+                    k += 1
+                    z[k] = x = base + c
+                    o[x] = 1.0
+    z[0] = k
+    sf = st.seatf[g]
+    first = SEAT_FEATURES * (n - seat)
+    o[tail : tail + first] = sf[SEAT_FEATURES * seat : SEAT_FEATURES * n]
+    o[tail + first : tail + SEAT_FEATURES * n] = sf[: SEAT_FEATURES * seat]
+    o[cfg[C_O_DEALER] + rel(gs[g, F_DEALER], seat, n)] = 1.0
     if gs[g, F_KNOCKER] >= 0:
-        obs[row, cfg[C_O_KNOCKER] + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
+        o[cfg[C_O_KNOCKER] + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
     phase = gs[g, F_PHASE]
     if phase != OVER:
-        obs[row, cfg[C_O_TO_ACT] + rel(gs[g, F_CURRENT], seat, n)] = 1.0
         final = phase == FINAL_TURNS
-        obs[row, cfg[C_O_PHASE] + phase_index(final, gs[g, F_STEP] == DISCARD)] = 1.0
-    obs[row, cfg[C_O_STOCK]] = (NC - gs[g, F_POS]) / NC
+        o[cfg[C_O_TO_ACT] + rel(gs[g, F_CURRENT], seat, n)] = 1.0
+        o[cfg[C_O_PHASE] + phase_index(final, gs[g, F_STEP] == DISCARD)] = 1.0
+    o[cfg[C_O_STOCK]] = (NC - gs[g, F_POS]) / NC

@@ -43,6 +43,7 @@ from schnauz_env.batched.scat.layout import (
     F_ERROR,
     F_FINAL_LEFT,
     F_KNOCKER,
+    F_KNOWN_ANY,
     F_LIVES,
     F_LOSERS,
     F_MAX_LIVES,
@@ -85,6 +86,7 @@ from schnauz_env.batched.scat.layout import (
     RNG_ROUND,
     ScatArrays,
 )
+from schnauz_env.batched.scat.observe import seat_features
 from schnauz_env.common.aec import place_value as _place_value
 from schnauz_env.scat.engine import (
     DISCARD,
@@ -106,19 +108,25 @@ VALUE_MASK = BLITZ_FLAG - 1
 
 
 @njit(inline=True)
-def unmanaged_state(st):
-    """The state tuple with every array re-viewed without reference counting."""
+def state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms):
+    """The state tuple of these arrays, each re-viewed without reference counting.
+
+    Kernels take the arrays positionally (``*eng.arrays``) and build the tuple on
+    entry: numba types a tuple argument in Python at every call (microseconds a call),
+    and arrays in C.
+    """
     return ScatArrays(
-        unmanaged(st.cfg),
-        unmanaged(st.cff),
-        unmanaged(st.vals),
-        unmanaged(st.pw),
-        unmanaged(st.gs),
-        unmanaged(st.cards),
-        unmanaged(st.known),
-        unmanaged(st.fl),
-        unmanaged(st.rng),
-        unmanaged(st.perms),
+        unmanaged(cfg),
+        unmanaged(cff),
+        unmanaged(vals),
+        unmanaged(pw),
+        unmanaged(gs),
+        unmanaged(cards),
+        unmanaged(known),
+        unmanaged(seatf),
+        unmanaged(fl),
+        unmanaged(rng),
+        unmanaged(perms),
     )
 
 
@@ -232,6 +240,7 @@ def start_round(st, g):
     gs[g, F_POS] = dealt + 1
     for s in range(MAXP):
         st.known[g, s] = 0
+    gs[g, F_KNOWN_ANY] = 0
     gs[g, F_KNOCKER] = -1
     gs[g, F_TURNS] = 0
     gs[g, F_FINAL_LEFT] = 0
@@ -292,6 +301,8 @@ def new_game(st, g, dealer, lives, rew0):
     if reason >= 0:
         finish_rounds(st, g, reason)
         settle(st, g, rew0)
+    else:
+        seat_features(st, g)
 
 
 # ------------------------------------------------------------------------------ moves
@@ -327,7 +338,10 @@ def apply(st, g, a):
         p = gs[g, F_PILE]
         cards[g, O_PILE + p] = card
         gs[g, F_PILE] = p + 1
-        known[g, seat] &= ~(np.int64(1) << card)
+        if (gs[g, F_KNOWN_ANY] >> seat) & 1:
+            known[g, seat] &= ~(np.int64(1) << card)
+            if not known[g, seat]:
+                gs[g, F_KNOWN_ANY] &= ~(1 << seat)
         gs[g, F_STEP] = DRAW
         if gs[g, F_PHASE] == TURNS and hand_entry(st.vals, cards, g, h, size) & BLITZ_FLAG:
             gs[g, F_BLITZ] = 1 << seat
@@ -346,6 +360,7 @@ def apply(st, g, a):
         gs[g, F_PILE] = p
         insert_card(cards, g, h, size, card)
         known[g, seat] |= np.int64(1) << card
+        gs[g, F_KNOWN_ANY] |= 1 << seat
         gs[g, F_STEP] = DISCARD
         return -1
     stock_empty = gs[g, F_POS] >= NC
@@ -390,11 +405,12 @@ def finish_rounds(st, g, reason):
         end_round(st, g, reason)
         gs[g, F_ENDED] += 1
         if gs[g, F_OVER]:
-            return
+            break
         gs[g, F_DEALER] = next_active(gs, g, st.cfg[C_N], gs[g, F_DEALER])
         reason = start_round(st, g)
         if reason < 0:
-            return
+            break
+    seat_features(st, g)
 
 
 @njit

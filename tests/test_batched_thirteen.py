@@ -25,7 +25,7 @@ pytest.importorskip("numba", reason="these tests drive the compiled kernels")
 
 from schnauz_env.batched.thirteen import BatchedThirteen, reference_decks
 from schnauz_env.batched.thirteen import rules as R
-from schnauz_env.batched.thirteen.tables import INSTANT_NAMES, NEVER, kind_sizes, tables
+from schnauz_env.batched.thirteen.tables import NEVER, instant_names, kind_sizes, tables
 
 
 def place_value(place: float, n: int) -> float:
@@ -102,7 +102,7 @@ def test_instant_table_matches_instant_win_of() -> None:
     for strengths in hands:
         bits = sum(1 << s for s in strengths)
         cards = [int(CARD_OF[s]) for s in strengths]
-        assert INSTANT_NAMES[R.instant_win(tb, np.int64(bits))] == instant_win_of(cards)
+        assert instant_names()[R.instant_win(tb, np.int64(bits))] == instant_win_of(cards)
 
 
 # -------------------------------------------------------------------- random play

@@ -81,6 +81,9 @@ ACTION_NAMES: tuple[str, ...] = (
 #: Phases of a game.
 PLAYING, DECLARE, OVER = 0, 1, 2
 PHASE_NAMES = ("playing", "instant win", "over")
+#: The ``reason`` a :class:`GameResult` gives: a player went out (the game goes on), the
+#: game is over, an instant win ended it.
+REASONS: tuple[str, ...] = ("out", "game_over", "instant_win")
 
 
 def select_action(card: int | str) -> int:

@@ -83,7 +83,8 @@ class ObservationEncoder:
         self._scores = s["scores"].start
         self._to_act = s["to_act"].start
         self._flags = s["flags"].start
-        self._score_scale = 1.0 / (2 * config.target_points)
+        #: What a match point is worth in the ``scores`` block (capped at 1 there).
+        self.score_scale = 1.0 / (2 * config.target_points)
 
     def encode(self, state: ThirteenState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -115,7 +116,7 @@ class ObservationEncoder:
             if hands[s]:
                 ones.append(f + 1)
                 obs[f + 2] = len(hands[s]) / HAND_SIZE
-            obs[self._scores + k] = min(scores[s] * self._score_scale, 1.0)
+            obs[self._scores + k] = min(scores[s] * self.score_scale, 1.0)
         if state.phase != OVER:
             ones.append(self._to_act + (state.current - seat) % n)
             if state.table_combo is None:

@@ -51,16 +51,16 @@ from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
 from schnauz_env.batched.thirteen.rules import State
-from schnauz_env.batched.thirteen.tables import INSTANT_NAMES, tables
+from schnauz_env.batched.thirteen.tables import instant_names, tables
 from schnauz_env.common.options import make_config
 from schnauz_env.thirteen.combos import CARD_OF
 from schnauz_env.thirteen.config import ThirteenConfig
-from schnauz_env.thirteen.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES
-from schnauz_env.thirteen.observation import ObservationLayout
+from schnauz_env.thirteen.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES, REASONS
+from schnauz_env.thirteen.observation import ObservationEncoder, ObservationLayout
 
 __all__ = ["HAVE_NUMBA", "BatchedThirteen", "reference_decks"]
 
-DECK_SIZE = 52
+DECK_SIZE = L.DECK_SIZE
 
 
 def reference_decks(config: ThirteenConfig, seed: int, count: int | None = None) -> np.ndarray:
@@ -71,7 +71,8 @@ def reference_decks(config: ThirteenConfig, seed: int, count: int | None = None)
     if count is None:
         count = config.max_games if config.episode == "match" else 1
     rng = np.random.default_rng(seed)
-    return np.stack([rng.permutation(DECK_SIZE) for _ in range(count)]).astype(np.int8)
+    cards = np.array([int(c) for c in config.deck_cards], dtype=np.int8)
+    return np.stack([cards[rng.permutation(len(cards))] for _ in range(count)])
 
 
 class BatchedThirteen:
@@ -117,8 +118,11 @@ class BatchedThirteen:
         cfg[L.C_OUT_CLEARS] = int(config.out_clears_table)
         cfg[L.C_INSTANT] = int(config.instant_wins)
         cfg[L.C_MAX_GAMES] = config.max_games
+        cfgf = np.zeros(L.NCFGF, dtype=np.float64)
+        cfgf[L.CF_SCORE_SCALE] = ObservationEncoder(config).score_scale
         self.state = State(
             cfg=cfg,
+            cfgf=cfgf,
             gs=np.zeros((b, L.NF), dtype=np.int32),
             bits=np.zeros((b, L.NB), dtype=np.int64),
             fl=np.zeros((b, L.NL), dtype=np.float64),
@@ -145,6 +149,11 @@ class BatchedThirteen:
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
         self.state.rng[:] = seed_states(seed, self.num_games, L.NRNG)
+
+    @property
+    def kernel_state(self) -> State:
+        """The arrays the kernels (``k_reset``, ``k_step``, ...) take after the tables."""
+        return self.state
 
     @property
     def gs(self) -> np.ndarray:
@@ -384,7 +393,7 @@ class BatchedThirteen:
         over = reason != L.R_OUT
         return {
             "game": int(gs[L.F_RES_GAME]),
-            "reason": L.REASONS[reason],
+            "reason": REASONS[reason],
             "went_out": int(gs[L.F_WENT_OUT]),
             "finish_order": [
                 int(s) for s in gs[L.F_RES_FINISH : L.F_RES_FINISH + gs[L.F_RES_NOUT]]
@@ -394,7 +403,7 @@ class BatchedThirteen:
             "places": {s: float(self.places[g, s]) for s in range(n) if (decided >> s) & 1},
             "match_over": bool(gs[L.F_MATCH_OVER]),
             "match_limit_reached": bool(gs[L.F_LIMIT]),
-            "instant_win": INSTANT_NAMES[int(gs[L.F_INSTANT_WIN])],
+            "instant_win": instant_names()[int(gs[L.F_INSTANT_WIN])],
         }
 
     # ------------------------------------------------------------------ errors

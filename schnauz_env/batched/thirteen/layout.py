@@ -6,6 +6,7 @@ State of B games, one row per game (all C-contiguous):
 array       shape / dtype    contents
 ==========  ===============  ============================================================
 ``cfg``     (NCFG,) int64    the rules (``C_*``)
+``cfgf``    (NCFGF,) float64 the encoder's scales (``CF_*``)
 ``gs``      (B, NF) int32    the scalar fields ``F_*`` below (seats, phase, table, scores)
 ``bits``    (B, NB) int64    card sets as bits of Thirteen strength (bit ``s`` = the card
                              of strength ``s``, the column of the observation and the
@@ -23,9 +24,12 @@ array       shape / dtype    contents
 
 from __future__ import annotations
 
+from schnauz_env.cards import ALL_CARDS
 from schnauz_env.thirteen.config import MAX_PLAYERS
+from schnauz_env.thirteen.engine import REASONS
 
 P = MAX_PLAYERS
+DECK_SIZE = len(ALL_CARDS)
 
 # --- cfg fields ----------------------------------------------------------------------
 C_N = 0  # players
@@ -38,6 +42,9 @@ C_MAX_GAMES = 6
 C_EXTERNAL = 7  # decks from ``perms`` (1) or shuffled by the games' own generators (0)
 C_DECKS = 8  # external mode: decks per game in ``perms``
 NCFG = 9
+# --- cfgf fields ---------------------------------------------------------------------
+CF_SCORE_SCALE = 0  # ObservationEncoder.score_scale
+NCFGF = 1
 
 # --- gs fields -------------------------------------------------------------------------
 F_CURRENT, F_PHASE, F_OVER, F_LEADER, F_GAME = 0, 1, 2, 3, 4
@@ -62,9 +69,8 @@ F_ORDER = 44  # P seats: the seats a result decides, in the result's order (scra
 NF = 48
 #: Error codes in ``gs[:, F_ERROR]``.
 ERR_ILLEGAL, ERR_NO_DECK = 1, 2
-#: Reasons of a result, in the order of :data:`REASONS` (the reference's ``reason``).
-R_OUT, R_GAME_OVER, R_INSTANT = 0, 1, 2
-REASONS = ("out", "game_over", "instant_win")
+#: Reasons of a result: codes into :data:`~schnauz_env.thirteen.engine.REASONS`.
+R_OUT, R_GAME_OVER, R_INSTANT = (REASONS.index(r) for r in ("out", "game_over", "instant_win"))
 
 # --- bits columns ---------------------------------------------------------------------
 B_HAND = 0  # P seats

@@ -16,7 +16,7 @@ from schnauz_env.batched.thirteen.layout import (
     B_SEL,
     B_TABLE,
     C_N,
-    C_TARGET,
+    CF_SCORE_SCALE,
     F_CURRENT,
     F_OPENING,
     F_PASSED,
@@ -94,7 +94,7 @@ def encode(tb, st, g, seat, obs, row):
     if gs[g, F_TABLE_BY] >= 0:
         obs[row, O_TABLE_BY + rel(gs[g, F_TABLE_BY], seat, n)] = 1.0
     passed = gs[g, F_PASSED]
-    scale = 1.0 / (2 * cfg[C_TARGET])
+    scale = st.cfgf[CF_SCORE_SCALE]
     for k in range(n):
         s = seat + k
         if s >= n:

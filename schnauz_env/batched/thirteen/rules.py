@@ -36,6 +36,7 @@ from schnauz_env.batched.thirteen.layout import (
     C_N,
     C_OUT_CLEARS,
     C_TARGET,
+    DECK_SIZE,
     ERR_NO_DECK,
     F_CURRENT,
     F_DECIDED,
@@ -90,13 +91,13 @@ from schnauz_env.thirteen.engine import (
 )
 
 ONE = np.int64(1)
-DECK_SIZE = NUM_CARD_ACTIONS
 
 
 class State(NamedTuple):
     """The state arrays of B games (see :mod:`schnauz_env.batched.thirteen.layout`)."""
 
     cfg: np.ndarray
+    cfgf: np.ndarray
     gs: np.ndarray
     bits: np.ndarray
     fl: np.ndarray
@@ -110,6 +111,7 @@ def unmanaged_state(st):
     """``st`` re-viewed without reference counting (on a kernel's entry)."""
     return State(
         unmanaged(st.cfg),
+        unmanaged(st.cfgf),
         unmanaged(st.gs),
         unmanaged(st.bits),
         unmanaged(st.fl),
@@ -351,7 +353,7 @@ def legal_bits(tb, st, g):
 # ---------------------------------------------------------------------- dealing
 @njit(inline=True)
 def instant_win(tb, hand):
-    """The instant win of ``hand``: 0 none, else its code in ``INSTANT_NAMES``."""
+    """The instant win of ``hand``: 0 none, else its code in ``tables.instant_names()``."""
     low_ranks = rank_sets(hand)[0] & ((ONE << (4 * (ACE + 1))) - 1)
     return tb.instant[bit_count(low_ranks), bit_count(nibble(hand, TWO))]
 

@@ -25,9 +25,9 @@ table              shape            entry
 ``min_top``        (NKS, 52, NKS)   ``[tks, top, ks]``: the lowest top strength with which a
                                     play of shape ``ks`` beats a table of shape ``tks`` and
                                     top ``top`` (:func:`combo_beats`; 52: never)
-``instant``        (13, 5)          the instant win (0 none, 1 four 2s, 2 dragon) of a hand
-                                    holding cards of as many ranks 3..A as the row and as
-                                    many 2s as the column
+``instant``        (13, 5)          the instant win (0 none, else its index in
+                                    :func:`instant_names`) of a hand holding cards of as
+                                    many ranks 3..A as the row and as many 2s as the column
 ``strength``       (52,)            :data:`~schnauz_env.thirteen.combos.STRENGTH`
 =================  ===============  =======================================================
 """
@@ -53,8 +53,6 @@ from schnauz_env.thirteen.config import HAND_SIZE
 from schnauz_env.thirteen.engine import instant_win_of
 
 NUM_RANKS = TWO + 1
-#: Instant wins, as :func:`instant_win_of` names them, by their code in ``instant``.
-INSTANT_NAMES: tuple[str | None, ...] = (None, "four 2s", "dragon")
 NEVER = 52  # ``min_top`` of a play that cannot beat the table
 
 
@@ -149,18 +147,33 @@ def _min_top(kind: np.ndarray, size: np.ndarray) -> np.ndarray:
     return out
 
 
-def _instant() -> np.ndarray:
+def _instant() -> tuple[np.ndarray, tuple[str | None, ...]]:
     """``instant[ranks, twos]`` from :func:`instant_win_of` on a hand of one card of
     each of the lowest ``ranks`` ranks and ``twos`` 2s (which ranks 3..A a hand holds
-    does not matter, only how many: the differential test holds the kernels to it)."""
+    does not matter, only how many: the differential test holds the kernels to it);
+    and the names of the codes, ``None`` first."""
+    names: list[str | None] = [None]
     out = np.zeros((ACE + 2, 5), dtype=np.int64)
-    code = {name: i for i, name in enumerate(INSTANT_NAMES)}
     for ranks in range(ACE + 2):
         for twos in range(5):
             hand = [int(CARD_OF[4 * r]) for r in range(ranks)]
             hand += [int(CARD_OF[4 * TWO + i]) for i in range(twos)]
-            out[ranks, twos] = code[instant_win_of(hand)]
-    return out
+            name = instant_win_of(hand)
+            if name not in names:
+                names.append(name)
+            out[ranks, twos] = names.index(name)
+    return out, tuple(names)
+
+
+def instant_names() -> tuple[str | None, ...]:
+    """The instant wins by their code in ``Tables.instant`` (0: ``None``, no instant win),
+    as :func:`instant_win_of` names them."""
+    return _instant_table()[1]
+
+
+@cache
+def _instant_table() -> tuple[np.ndarray, tuple[str | None, ...]]:
+    return _instant()
 
 
 @cache
@@ -174,6 +187,6 @@ def tables() -> Tables:
         hi=hi,
         ks_of=ks_of,
         min_top=_min_top(kind, size),
-        instant=_instant(),
+        instant=_instant_table()[0],
         strength=np.array(STRENGTH, dtype=np.int64),
     )

@@ -412,7 +412,10 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
     schedule = MaskablePPO.load(run / "model.zip").lr_schedule  # decays to 0 at the end
     assert schedule(1.0) == pytest.approx(2e-4) and schedule(0.25) == pytest.approx(5e-5)
     policy = load_model_policy(run / "model.npz", "schnauz", CONFIG)
-    venv = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent="expert-jit", seed=1)
+    from policies import make_policy
+
+    expert_jit = make_policy("expert-jit", game="schnauz", config=CONFIG, seed=1)
+    venv = SchnauzVecEnv(num_envs=4, config=CONFIG, opponent=expert_jit.act_batch, seed=1)
     obs = venv.reset()
     for _ in range(20):
         masks = venv.action_masks()

@@ -10,7 +10,7 @@ rule is the reference's :func:`~schnauz_env.scat.engine.may_knock`.
 
 from __future__ import annotations
 
-from schnauz_env.batched.jit import njit
+from schnauz_env.batched.jit import jitable, njit
 from schnauz_env.batched.scat.layout import (
     C_BUY_INS,
     C_H,
@@ -50,8 +50,7 @@ from schnauz_env.batched.scat.layout import (
     O_PILE,
     X_BUY_IN_SCALE,
 )
-from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER
-from schnauz_env.scat.engine import may_knock as _may_knock
+from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, may_knock
 from schnauz_env.scat.observation import (
     NC,
     SEAT_AT_TABLE,
@@ -60,13 +59,12 @@ from schnauz_env.scat.observation import (
     SEAT_IN_GAME,
     SEAT_LIVES,
     SEAT_ON_BUS,
+    lives_scale,
+    phase_index,
 )
-from schnauz_env.scat.observation import lives_scale as _lives_scale
-from schnauz_env.scat.observation import phase_index as _phase_index
 
-may_knock = njit(_may_knock, inline=True)
-phase_index = njit(_phase_index, inline=True)
-lives_scale = njit(_lives_scale, inline=True)
+for _rule in (may_knock, lives_scale, phase_index):
+    jitable(_rule)  # compiled as they are, called by their own names
 
 
 @njit(inline=True)

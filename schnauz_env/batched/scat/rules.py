@@ -4,8 +4,8 @@ The batched twin of :mod:`schnauz_env.scat.engine` (the reference), following it
 function by function (``_start_round``, ``apply``, ``_end_turn``, ``_end_round``,
 ``_tie_break``) and the AEC env's ``_settle``. Every rule fact is imported: action
 ids, phases, legal-action tables, the knock rule, round-end reasons and the rewards
-(:func:`~schnauz_env.scat.engine.round_reward`, the place value) come from the rules
-floor; hand values and blitzes from a table that the reference's ``hand_value`` filled
+(:func:`~schnauz_env.scat.engine.round_reward`, :mod:`schnauz_env.common.places`) come
+from the rules floor, compiled as they are (:func:`~schnauz_env.batched.jit.jitable`); hand values and blitzes from a table that the reference's ``hand_value`` filled
 (:func:`~schnauz_env.batched.scat.layout.value_table`).
 
 Functions take the state tuple ``st`` (:class:`~schnauz_env.batched.scat.layout.ScatArrays`
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.batched.common import popcount, rand32, shuffle_forward, unmanaged
-from schnauz_env.batched.jit import njit
+from schnauz_env.batched.jit import jitable, njit
 from schnauz_env.batched.scat.layout import (
     BLITZ_FLAG,
     C_BUY_INS,
@@ -87,7 +87,7 @@ from schnauz_env.batched.scat.layout import (
     ScatArrays,
 )
 from schnauz_env.batched.scat.observe import seat_features
-from schnauz_env.common.aec import place_value as _place_value
+from schnauz_env.common.places import settle_places, shared_place
 from schnauz_env.scat.engine import (
     DISCARD,
     DISCARD_BASE,
@@ -98,12 +98,11 @@ from schnauz_env.scat.engine import (
     KNOCK,
     OVER,
     TURNS,
+    round_reward,
 )
-from schnauz_env.scat.engine import round_reward as _round_reward
 from schnauz_env.scat.observation import NC
 
-place_value = njit(_place_value, inline=True)
-round_reward = njit(_round_reward, inline=True)
+jitable(round_reward)
 VALUE_MASK = BLITZ_FLAG - 1
 
 
@@ -470,8 +469,7 @@ def end_round(st, g, reason):
             gs[g, F_LIVES + s] = 0  # the survivors of a tie-break stay on the bus
     if going == seats and m >= 2:
         going = 1 << tie_break(st, g, going)
-    k = popcount(going)
-    shared = m - (k - 1) / 2.0
+    shared = shared_place(m, popcount(going))
     nd = gs[g, F_NDEC]
     for s in range(n):
         if (going >> s) & 1:
@@ -561,10 +559,10 @@ def tie_break(st, g, seats):
 def settle(st, g, rew):
     """The AEC env's ``_settle`` of the rounds that just ended, into ``rew[g]``.
 
-    Whole games: the seats whose places were decided get their place's value minus
-    what they were paid so far, and the seats still playing share the opposite. Single
-    rounds: :func:`~schnauz_env.scat.engine.round_reward` of the lives lost. Same
-    order of float operations as the reference, so the numbers are equal to the bit.
+    Whole games: :func:`~schnauz_env.common.places.settle_places` (the env's own), for
+    the seats whose places this step decided, in the reference's order. Single rounds:
+    :func:`~schnauz_env.scat.engine.round_reward` of the lives lost. The same functions
+    as the env's, so the numbers are equal to the bit.
     """
     cfg, gs, fl = st.cfg, st.gs, st.fl
     n = cfg[C_N]
@@ -581,19 +579,19 @@ def settle(st, g, rew):
             if (seats >> s) & 1:
                 lost = (2 if s == double else 1) if (losers >> s) & 1 else 0
                 rew[g, s] = round_reward(lost, total, winners, m)
-    else:
-        total = 0.0
-        decided = gs[g, F_NDEC]
-        for i in range(decided):
-            s = gs[g, F_DEC + i]
-            d = place_value(fl[g, L_PLACE + s], n) - fl[g, L_RET + s]
-            rew[g, s] = d
-            total += d
-        playing = 0 if gs[g, F_OVER] else gs[g, F_NACTIVE]
-        if decided > 0 and playing > 0:
-            share = -total / playing
-            for s in range(n):
-                if not gs[g, F_OUT + s]:
-                    rew[g, s] = share
-    for s in range(n):
-        fl[g, L_RET + s] += rew[g, s]
+                fl[g, L_RET + s] += rew[g, s]
+        return
+    playing = 0
+    if not gs[g, F_OVER]:
+        for s in range(n):
+            if not gs[g, F_OUT + s]:
+                playing |= 1 << s
+    settle_places(
+        n,
+        fl[g, L_PLACE : L_PLACE + MAXP],
+        gs[g, F_DEC : F_DEC + MAXP],
+        gs[g, F_NDEC],
+        playing,
+        fl[g, L_RET : L_RET + MAXP],
+        rew[g],
+    )

@@ -145,7 +145,7 @@ from pettingzoo import AECEnv
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
 from schnauz_env.render import pillow_required
 from schnauz_env.scat.config import ScatConfig
-from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game
+from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game, round_reward
 from schnauz_env.scat.observation import ObservationEncoder
 from schnauz_env.scat.render import render_text
 
@@ -196,14 +196,8 @@ class raw_env(CardGameEnv):
         seats = list(result.seats)
         lost = {s: result.losses.get(s, 0) for s in seats}
         total = sum(lost.values())
-        winners = [s for s in seats if lost[s] == 0]
-        if total == 0:
-            return dict.fromkeys(seats, 0.0)
-        if winners:
-            gain = total / len(winners)
-            return {s: (-float(lost[s]) if lost[s] else gain) for s in seats}
-        mean = total / len(seats)
-        return {s: mean - lost[s] for s in seats}
+        winners = sum(1 for s in seats if lost[s] == 0)
+        return {s: round_reward(lost[s], total, winners, len(seats)) for s in seats}
 
     def info_for(self) -> dict[str, Any]:
         game = self.game

@@ -172,6 +172,7 @@ async function startGame(event) {
   try {
     const data = await api("POST", "/api/tables", setupRequest());
     state.table = data.id;
+    document.body.dataset.table = data.id;
     state.view = null;
     $("coach-toggle").checked = $("coach-setup").checked;
     $("log").replaceChildren();
@@ -274,7 +275,8 @@ function finalBox(container, final) {
     table.append(el("tr", { class: "place-row" + (r.you ? " you" : ""), dataset: { seat: r.seat } },
       el("td", { text: r.place }), el("td", { text: r.name }), el("td", { text: r.seat }), r.score !== undefined ? el("td", { text: r.score }) : null));
   }
-  container.replaceChildren(el("h3", { text: final.header }), final.verdict ? el("p", { class: "verdict", text: final.verdict }) : null, table);
+  const verdict = final.verdict ? [el("p", { class: "verdict", text: final.verdict })] : [];
+  container.replaceChildren(el("h3", { text: final.header }), ...verdict, table);
 }
 
 function logLine(event) {
@@ -353,7 +355,13 @@ function renderMoves(view) {
       type: "button",
       class: "move" + (state.coach && p !== undefined && state.coach.model_move === m.id ? " model-choice" : ""),
       disabled: !yours,
-      dataset: { id: m.id, actions: JSON.stringify(m.actions), ...(p !== undefined ? { p: String(p) } : {}) },
+      dataset: {
+        id: m.id,
+        actions: JSON.stringify(m.actions),
+        hand: JSON.stringify(m.hand),
+        table: JSON.stringify(m.table),
+        ...(p !== undefined ? { p: String(p) } : {}),
+      },
       onclick: () => sendMove(m),
     }, label, note, prob);
   }));
@@ -489,7 +497,7 @@ async function openReplay(id, summary) {
   state.replay = { id, summary, position: 0, viewer: summary.viewer === null ? "all" : String(summary.viewer) };
   const select = $("replay-seat");
   select.replaceChildren(el("option", { value: "all", text: "every hand open" }),
-    summary.names.map((name, s) => el("option", { value: String(s), text: `seat ${s}: ${name}` })));
+    ...summary.names.map((name, s) => el("option", { value: String(s), text: `seat ${s}: ${name}` })));
   select.value = state.replay.viewer;
   $("replay-title").textContent = `Replay · ${summary.game} · ${summary.total} moves`;
   const review = $("review");

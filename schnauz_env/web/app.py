@@ -226,6 +226,16 @@ class App:
         }
         self._build_lock = threading.Lock()
 
+    def warm_up(self) -> None:
+        """Deal one table of each game and ask the coach once, then forget them: the
+        model files, the expert's tables and numba's kernels load here, not while the
+        first visitor waits (``schnauz serve`` calls it in the background)."""
+        for game in GAMES:
+            config = game_module(game).Config()
+            table = new_table(self.catalog, game, config, 0, None, 0)
+            if table.coach_model is not None and table.your_turn():
+                table.coach(table.turn)
+
     # ---------------------------------------------------------------- pages
     async def index(self, request: Request) -> Response:
         body, _ = self.static["index.html"]

@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             f"warning: bound to {args.host}: other machines can reach this server",
             file=sys.stderr,
         )
+    warm = threading.Thread(target=_warm_up, args=(app,), daemon=True)
+    warm.start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     try:
         server.run(sockets=[sock])
@@ -120,6 +122,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     return 0
+
+
+def _warm_up(app: Any) -> None:
+    """Load the models and kernels in the background (see ``App.warm_up``); a failure
+    here only means the first table is slower, so it is reported, not raised."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "numba is not installed", RuntimeWarning)
+        try:
+            app.state.app.warm_up()
+        except Exception as err:
+            print(f"warning: warming up failed: {err!r}", file=sys.stderr)
 
 
 @contextlib.contextmanager

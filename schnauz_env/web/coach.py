@@ -139,7 +139,7 @@ class Catalog:
     def coach_model(self, game: str, config: Any) -> ModelFile | None:
         """The model that coaches a ``game`` table under ``config``: the shipped model
         for these rules, else the first operator model that fits them, else ``None``."""
-        path = shipped_model(game, config)
+        path = shipped_for(game, config)
         if path is not None:
             return self.shipped.get(path.name) or ModelFile(
                 path.name, path, game, read_model(path)[1], True
@@ -168,6 +168,13 @@ class Catalog:
             }
             for game in GAMES
         }
+
+
+@functools.lru_cache(maxsize=64)
+def shipped_for(game: str, config: Any) -> Path | None:
+    """:func:`policies.mlp.shipped_model`, remembered per game and rules: it reads every
+    shipped file (tens of milliseconds each), and the package's files do not change."""
+    return shipped_model(game, config)
 
 
 @functools.lru_cache(maxsize=32)
@@ -338,4 +345,5 @@ __all__ = [
     "move_probabilities",
     "require_model",
     "review",
+    "shipped_for",
 ]

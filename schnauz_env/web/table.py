@@ -14,12 +14,12 @@ the legal moves listed, and a refused move changes nothing.
 
 from __future__ import annotations
 
+import functools
 import threading
 from pathlib import Path
 from typing import Any
 
 from policies.base import REGISTRY
-from policies.mlp import shipped_model
 from schnauz_env.games import env_module
 from schnauz_env.play.opponents import FALLBACK, SHIPPED, make_lineup
 from schnauz_env.records import Record, RecordingEnv, Seat, file_sha256
@@ -33,6 +33,7 @@ from schnauz_env.web.coach import (
     move_probabilities,
     require_model,
     review,
+    shipped_for,
 )
 from schnauz_env.web.errors import ApiError, bad_request
 from schnauz_env.web.views import (
@@ -50,6 +51,12 @@ LOG_EVENTS = 200
 MAX_MOVE_ACTIONS = 14
 
 
+@functools.lru_cache(maxsize=64)
+def _sha256(path: str) -> str:
+    """A model file's SHA-256 (a record names a model by it), read once per file."""
+    return file_sha256(path)
+
+
 def record_seats(
     game: str, config: Any, seat: int, wanted: list[str] | None, seed: int
 ) -> list[Seat]:
@@ -58,16 +65,16 @@ def record_seats(
     with its seed. The same names as ``schnauz play --record`` gives
     (:func:`policies.evaluation.runner.seat_identity`), without importing the evaluation
     floor, whose statistics need SciPy, which the ``web`` extra does not install."""
-    wanted = wanted or [SHIPPED if shipped_model(game, config) is not None else FALLBACK]
+    wanted = wanted or [SHIPPED if shipped_for(game, config) is not None else FALLBACK]
     seats = [Seat("human") for _ in range(config.num_players)]
     bots = [s for s in range(config.num_players) if s != seat]
     for k, s in enumerate(bots):
         name = wanted[k % len(wanted)]
         if (game, name.partition(":")[0]) in REGISTRY:
-            path = shipped_model(game, config) if name == SHIPPED else None
-            seats[s] = Seat(name, file_sha256(path) if path is not None else None)
+            path = shipped_for(game, config) if name == SHIPPED else None
+            seats[s] = Seat(name, _sha256(str(path)) if path is not None else None)
         else:  # a model file, never named by a path of this machine
-            seats[s] = Seat(Path(name).name, file_sha256(name))
+            seats[s] = Seat(Path(name).name, _sha256(name))
         seats[s].seed = seed + 1 + s
     return seats
 
@@ -263,8 +270,9 @@ class Table:
 
     # ------------------------------------------------------------ what the page gets
     def view(self, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The table from the person's seat, their moves, and ``events`` (default: the
-        events of the last move); ``log``: the game's latest events."""
+        """The table from the person's seat, their moves, and ``events``: those of a
+        move just played, or (``None``, for a new or reloaded page) the events of the last
+        move and ``log``, the game's latest events."""
         state = self.state
         out = table_view(self.game, self.screen, state, self.seat)
         out.update(
@@ -278,8 +286,8 @@ class Table:
                 "note": self.note,
                 "moves": self.moves(),
                 "events": self._fresh if events is None else events,
-                "log": self.log[-LOG_EVENTS:],
                 "final": final_view(self.screen, state, self.seat),
+                **({"log": self.log[-LOG_EVENTS:]} if events is None else {}),
                 "coach": {
                     "available": self.coach_model is not None,
                     "model": self.coach_model.name if self.coach_model else None,

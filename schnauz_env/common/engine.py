@@ -48,7 +48,14 @@ class EngineState:
     """Base of the engines' state classes (slotted; the subclass names every slot).
 
     A subclass sets :attr:`num_actions` and :attr:`over_phase` and holds at least
-    ``current``, ``phase``, ``game_over`` and ``rng``.
+    ``current``, ``phase``, ``game_over``, ``rng``, ``config``, ``pending_decks``,
+    ``deal_on_demand`` and ``awaiting_deal``.
+
+    **Deals on demand** (``new_game(..., deal_on_demand=True)``), for adapters whose
+    chance events are explicit (OpenSpiel's): when a round (Thirteen: a game) is to be
+    dealt and no stacked deck is left, the state does not shuffle ``rng`` but waits,
+    with :attr:`awaiting_deal` set, until :meth:`deal` hands it the deck. Off by
+    default, which changes nothing.
     """
 
     __slots__ = ()
@@ -61,6 +68,12 @@ class EngineState:
     phase: int
     game_over: bool
     rng: np.random.Generator
+    config: Any
+    pending_decks: list[list[int]]
+    #: Deals wait for :meth:`deal` instead of shuffling ``rng`` (see the class docstring).
+    deal_on_demand: bool
+    #: A deal is due and waits for :meth:`deal` (only with :attr:`deal_on_demand`).
+    awaiting_deal: bool
 
     def legal_actions(self) -> tuple[int, ...]:
         raise NotImplementedError
@@ -69,6 +82,34 @@ class EngineState:
         raise NotImplementedError
 
     def clone(self: S, rng: np.random.Generator | None = None) -> S:
+        raise NotImplementedError
+
+    def deal(self, deck: Sequence[Any]) -> Any:
+        """Deal the round (Thirteen: the game) this state awaits from ``deck`` (the
+        variant's cards once each, card codes or ints, first = top) and return what the
+        deal decided (Scat: the result of a blitz after the deal; otherwise ``None``).
+
+        ``RuntimeError`` unless :attr:`awaiting_deal`; ``ValueError`` saying what is
+        wrong with ``deck`` (the state is left unchanged either way)."""
+        if not self.awaiting_deal:
+            raise RuntimeError(
+                "deal() called but no deal is awaited: a state waits for one only when "
+                "new_game(..., deal_on_demand=True) made it and a round is to be dealt"
+            )
+        self.pending_decks.append(stacked_decks(deck, None, self.config.deck_cards)[0])
+        self.awaiting_deal = False
+        return self._deal_awaited()
+
+    def _wait_for_deal(self) -> bool:
+        """Whether the deal due now waits for :meth:`deal` (deals on demand and no
+        stacked deck left); sets :attr:`awaiting_deal` if so."""
+        if self.deal_on_demand and not self.pending_decks:
+            self.awaiting_deal = True
+            return True
+        return False
+
+    def _deal_awaited(self) -> Any:
+        """Deal the awaited round from the stacked deck :meth:`deal` just added."""
         raise NotImplementedError
 
     def legal_mask(self) -> np.ndarray:
@@ -153,6 +194,9 @@ class LivesState(EngineState):
     dealer: int
     config: Any
     last_result: Any
+
+    def _deal_awaited(self) -> Any:
+        return self._start_round()  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ queries
     @property

@@ -216,9 +216,11 @@ class ScatState(LivesState):
     """
 
     __slots__ = (
+        "awaiting_deal",
         "buy_ins_used",
         "config",
         "current",
+        "deal_on_demand",
         "dealer",
         "deck",
         "final_left",
@@ -272,6 +274,8 @@ class ScatState(LivesState):
         self.places: list[float | None] = [None] * self.n
         self.game_over = False
         self.pending_decks: list[list[int]] = []
+        self.deal_on_demand = False
+        self.awaiting_deal = False
         self.last_result: RoundResult | None = None
         self.opening_result: RoundResult | None = None
 
@@ -428,6 +432,8 @@ class ScatState(LivesState):
 
     def _start_round(self) -> RoundResult | None:
         """Deal a round; if anyone holds a blitz after the deal, end it at once."""
+        if self._wait_for_deal():
+            return None
         deck = self._next_deck()
         self.deck = deck
         order = self._deal_order(self.active)
@@ -560,6 +566,7 @@ def new_game(
     dealer: int | None = None,
     decks: list[list[Any]] | None = None,
     lives: list[int] | None = None,
+    deal_on_demand: bool = False,
 ) -> ScatState:
     """Start a game: draw (or set) the first dealer and deal the first round.
 
@@ -574,9 +581,14 @@ def new_game(
     used.
 
     If the first deal already ends the round (a blitz after the deal), the state is
-    in the next round and the result is ``state.opening_result``.
+    in the next round and the result is ``state.opening_result``. With
+    ``deal_on_demand`` a round with no stacked deck left (the first too) waits for
+    ``state.deal(deck)`` instead of a shuffle, and a blitz after that deal is what
+    ``deal`` returns (:class:`~schnauz_env.common.engine.EngineState`; for OpenSpiel's
+    explicit chance).
     """
     state = ScatState(config, rng)
+    state.deal_on_demand = bool(deal_on_demand)
     # Every option is checked before the first draw: a refused game leaves rng untouched.
     state.pending_decks = stacked_decks(deck, decks, ALL_CARDS)
     if lives is not None:

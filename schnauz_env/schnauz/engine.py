@@ -169,8 +169,10 @@ class SchnauzState(LivesState):
 
     __slots__ = (
         "_min_card",
+        "awaiting_deal",
         "config",
         "current",
+        "deal_on_demand",
         "dealer",
         "deck",
         "final_left",
@@ -221,6 +223,8 @@ class SchnauzState(LivesState):
         self.places: list[float | None] = [None] * self.n
         self.game_over = False
         self.pending_decks: list[list[int]] = []
+        self.deal_on_demand = False
+        self.awaiting_deal = False
         self.last_result: RoundResult | None = None
         self.max_lives = config.lives
         self._min_card = 4 * config.min_rank
@@ -360,6 +364,8 @@ class SchnauzState(LivesState):
 
     # ---------------------------------------------------------------- rounds
     def _start_round(self) -> None:
+        if self._wait_for_deal():
+            return
         deck = next_deck(self.pending_decks, self.rng, self.config.deck_cards)
         self.deck = deck
         seat = self.dealer
@@ -466,6 +472,7 @@ def new_game(
     dealer: int | None = None,
     decks: list[list[Any]] | None = None,
     lives: list[int] | None = None,
+    deal_on_demand: bool = False,
 ) -> SchnauzState:
     """Start a game: draw (or set) the first dealer and deal the first round.
 
@@ -474,9 +481,12 @@ def new_game(
     ``deck`` stacks the first round (first element = top; exactly the variant's
     cards); ``decks`` stacks several rounds in turn. ``lives`` sets each seat's
     starting lives (for puzzles and tests: e.g. everyone swimming). Every option is
-    checked before ``rng`` is used.
+    checked before ``rng`` is used. With ``deal_on_demand`` a round with no stacked
+    deck left (the first too) waits for ``state.deal(deck)`` instead of a shuffle
+    (:class:`~schnauz_env.common.engine.EngineState`; for OpenSpiel's explicit chance).
     """
     state = SchnauzState(config, rng)
+    state.deal_on_demand = bool(deal_on_demand)
     # Every option is checked before the first draw: a refused game leaves rng untouched.
     state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if lives is not None:

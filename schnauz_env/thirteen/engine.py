@@ -198,9 +198,12 @@ class ThirteenState(EngineState):
 
     __slots__ = (
         "_cands",
+        "_deal_leader",
         "_legal",
+        "awaiting_deal",
         "config",
         "current",
+        "deal_on_demand",
         "finish_order",
         "game",
         "game_over",
@@ -252,6 +255,10 @@ class ThirteenState(EngineState):
         self.game_over = False
         self.places: list[float | None] = [None] * self.n
         self.pending_decks: list[list[int]] = []
+        self.deal_on_demand = False
+        self.awaiting_deal = False
+        #: The leader of the game awaiting its deal (``None``: the holder of the lowest card).
+        self._deal_leader: int | None = None
         self.last_result: GameResult | None = None
         self.log: list[tuple[int, tuple[int, ...]]] = []
         self._cands: list[tuple[int, ...]] | None = None
@@ -423,7 +430,13 @@ class ThirteenState(EngineState):
         return f" (selected: {sel}; to beat: {table})"
 
     # ------------------------------------------------------------------ games
+    def _deal_awaited(self) -> None:
+        self._start_game(self._deal_leader)
+
     def _start_game(self, leader: int | None) -> None:
+        if self._wait_for_deal():
+            self._deal_leader = leader
+            return
         cfg = self.config
         deck = next_deck(self.pending_decks, self.rng, cfg.deck_cards)
         n = self.n
@@ -768,6 +781,7 @@ def new_game(
     decks: list[list[Any]] | None = None,
     dealer: int | None = None,
     scores: list[int] | None = None,
+    deal_on_demand: bool = False,
 ) -> ThirteenState:
     """Start a game (or match): deal the first game.
 
@@ -776,7 +790,9 @@ def new_game(
     seat 0); ``decks`` stacks several games in turn. ``dealer`` (``None`` or a seat) is
     accepted and ignored (Thirteen has no dealer; RULES.md). ``scores`` sets each
     seat's starting match points (for puzzles and tests). Every option is checked
-    before ``rng`` is used.
+    before ``rng`` is used. With ``deal_on_demand`` a game with no stacked deck left
+    (the first too) waits for ``state.deal(deck)`` instead of a shuffle
+    (:class:`~schnauz_env.common.engine.EngineState`; for OpenSpiel's explicit chance).
     """
     n = config.num_players
     if dealer is not None and (
@@ -787,6 +803,7 @@ def new_game(
             "(Thirteen has no dealer; the option is accepted and ignored)"
         )
     state = ThirteenState(config, rng)
+    state.deal_on_demand = bool(deal_on_demand)
     state.pending_decks = stacked_decks(deck, decks, config.deck_cards)
     if scores is not None:
         state.scores = seat_counts(scores, config.num_players, "scores")

@@ -224,6 +224,9 @@ class App:
             name: (resources.files("schnauz_env.web").joinpath("static", name).read_bytes(), kind)
             for name, kind in STATIC_FILES.items()
         }
+        # Tables are seated one at a time: seating bots loads model files, whose expert
+        # features compile numba kernels the first time (policies.expert_jit._compile),
+        # which must not run in two threads at once. A new table takes ~0.1 s.
         self._build_lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -232,9 +235,10 @@ class App:
         first visitor waits (``schnauz serve`` calls it in the background)."""
         for game in GAMES:
             config = game_module(game).Config()
-            table = new_table(self.catalog, game, config, 0, None, 0)
-            if table.coach_model is not None and table.your_turn():
-                table.coach(table.turn)
+            with self._build_lock:
+                table = new_table(self.catalog, game, config, 0, None, 0)
+                if table.coach_model is not None and table.your_turn():
+                    table.coach(table.turn)
 
     # ---------------------------------------------------------------- pages
     async def index(self, request: Request) -> Response:
@@ -303,14 +307,15 @@ class App:
 
         def build() -> tuple[str, dict[str, Any]]:
             self.tables.check_room()  # before the work of seating the bots
-            table = new_table(
-                self.catalog,
-                game,
-                config,
-                seat,
-                opponents or None,
-                seed if seed is not None else fresh_seed(),
-            )
+            with self._build_lock:  # see __init__
+                table = new_table(
+                    self.catalog,
+                    game,
+                    config,
+                    seat,
+                    opponents or None,
+                    seed if seed is not None else fresh_seed(),
+                )
             key = self.tables.add(table)
             with table.lock:
                 return key, table.view()

@@ -263,7 +263,7 @@ function showdownBox(event) {
         el("td", { text: [r.outcome, ...r.tags.map((t) => `(${t})`)].filter((x) => x).join(" ") })));
     }
   }
-  box.append(table, event.notes.map((n) => el("p", { class: "explain", text: n })));
+  box.append(table, ...event.notes.map((n) => el("p", { class: "explain", text: n })));
   return box;
 }
 

@@ -61,24 +61,31 @@ def python_side(batch: int, observe: bool, seconds: float) -> None:
     print(f"agent-steps/s while profiled: {rate:,.0f}")
 
 
+#: The modules of the batched Schnauz engine that hold compiled functions.
+MODULES = ("rules", "encode", "bots", "loop")
+
+
 def symbols() -> dict[int, str]:
     """Start address -> name of every function compiled in this process."""
-    from schnauz_env.batched import kernels as K
+    import importlib
 
     found: dict[int, str] = {}
-    for name in dir(K):
-        disp = getattr(K, name)
-        for cres in getattr(disp, "overloads", {}).values():
-            lib = cres.library
-            for fn in lib.get_defined_functions():
-                addr = lib.get_pointer_to_function(fn.name)
-                if addr:
-                    found[addr] = fn.name
+    for module in MODULES:
+        mod = importlib.import_module(f"schnauz_env.batched.schnauz.{module}")
+        for name in dir(mod):
+            disp = getattr(mod, name)
+            for cres in getattr(disp, "overloads", {}).values():
+                lib = cres.library
+                for fn in lib.get_defined_functions():
+                    addr = lib.get_pointer_to_function(fn.name)
+                    if addr:
+                        found[addr] = fn.name
     return found
 
 
 def short(name: str) -> str:
-    m = re.search(r"kernels\d+(\w+?)B\d", name) or re.search(r"(NRT_\w+|nrt_\w+)", name)
+    modules = "|".join(MODULES)
+    m = re.search(rf"(?:{modules})\d+(\w+?)B\d", name) or re.search(r"(NRT_\w+|nrt_\w+)", name)
     return m.group(1) if m else name[:40]
 
 

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from policies.base import Policy, register_policy
+from schnauz_env.batched.schnauz.greedy import greedy_move
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
@@ -65,7 +66,14 @@ from schnauz_env.schnauz.engine import (
     PASS,
     SWAP_ALL,
 )
-from schnauz_env.schnauz.hands import SCHNAUZ, category_of, hand_key, hand_points
+from schnauz_env.schnauz.hands import (
+    SCHNAUZ,
+    category_of,
+    hand_key,
+    hand_points,
+    key_table,
+    min_key,
+)
 from schnauz_env.schnauz.infoset import SeatView, decode_observation
 
 # ---------------------------------------------------------------- hand tables
@@ -253,25 +261,25 @@ class GreedyPolicy(Policy):
     ) -> None:
         super().__init__(_config(config), seed)
         self.knock_at = float(arg) if arg else float(knock_at)
-        self.tables = hand_tables(self.config)
+        self._keys = key_table(self.config)
+        self._lowest = 4 * self.config.min_rank
         if arg:
             self.name = f"greedy:{arg}"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        # The move is greedy_move's, the very function the batched engine compiles for
+        # its "greedy" opponent; it reads local card ids and thresholds as hand keys.
         view = decode_observation(observation, self.config)
-        pts = self.tables.pts
-        a, b, c = view.hand
-        if view.phase == DEALER_CHOICE:
-            return KEEP if pts[a][b][c] >= self.keep_at else EXCHANGE
-        if action_mask[KNOCK] and pts[a][b][c] >= self.knock_at:
-            return KNOCK
-        best = self.tables.key[a][b][c]
-        choice = PASS
-        for action, h, _t in candidates(view.hand, view.table):
-            k = self.tables.key[h[0]][h[1]][h[2]]
-            if k > best and action_mask[action]:
-                best, choice = k, action
-        return choice
+        lo = self._lowest
+        return greedy_move(
+            self._keys,
+            [c - lo for c in view.hand],
+            [c - lo for c in view.table],
+            view.phase,
+            bool(action_mask[KNOCK]),
+            min_key(self.keep_at),
+            min_key(self.knock_at),
+        )
 
 
 # ---------------------------------------------------------------- expert

@@ -5,17 +5,31 @@ Its agreement with the reference, move for move, is tests/test_batched_different
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from schnauz_env.cards import parse_card
-from schnauz_env.schnauz import SchnauzConfig, new_game
+from schnauz_env.schnauz import SchnauzConfig, hands, new_game
+from schnauz_env.schnauz.engine import (
+    DEALER_CHOICE,
+    EXCHANGE,
+    KEEP,
+    KNOCK,
+    PASS,
+    SWAP_ALL,
+    swap_action,
+)
+from schnauz_env.schnauz.hands import hand_key, hand_points, min_key
+from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
 
 pytest.importorskip("numba", reason="these tests drive the compiled kernels")
 
 from schnauz_env.batched import BatchedSchnauz, reference_decks
-from schnauz_env.batched import kernels as K
+from schnauz_env.batched.schnauz import state as S
 
 
 def place_value(place: float, n: int) -> float:
@@ -26,10 +40,10 @@ def card_multiset(eng: BatchedSchnauz, g: int) -> list[int]:
     """Every card of game ``g`` the engine holds: hands, table, stock, out of play."""
     row = eng.cards[g]
     gs = eng.gs[g]
-    cards = [int(c) for c in row[K.O_HANDS : K.O_HANDS + 18] if c >= 0]
-    cards += [int(c) for c in row[K.O_TABLE : K.O_TABLE + 3] if c >= 0]
-    cards += [int(c) for c in row[K.O_STOCK + gs[K.F_POS] : K.O_STOCK + gs[K.F_STOCK_LEN]]]
-    cards += [int(c) for c in row[K.O_OOP : K.O_OOP + gs[K.F_OOP_LEN]]]
+    cards = [int(c) for c in row[S.O_HANDS : S.O_HANDS + 18] if c >= 0]
+    cards += [int(c) for c in row[S.O_TABLE : S.O_TABLE + 3] if c >= 0]
+    cards += [int(c) for c in row[S.O_STOCK + gs[S.F_POS] : S.O_STOCK + gs[S.F_STOCK_LEN]]]
+    cards += [int(c) for c in row[S.O_OOP : S.O_OOP + gs[S.F_OOP_LEN]]]
     return sorted(cards)
 
 
@@ -116,8 +130,8 @@ def test_a_seed_fixes_the_decks_whatever_the_play() -> None:
         decks: list[list[list[int]]] = [[] for _ in range(16)]
 
         def record(g: int) -> None:
-            dealt = eng.gs[g, K.F_SHUF]
-            decks[g].append(eng.cards[g, K.O_STOCK : K.O_STOCK + dealt].tolist())
+            dealt = eng.gs[g, S.F_SHUF]
+            decks[g].append(eng.cards[g, S.O_STOCK : S.O_STOCK + dealt].tolist())
 
         for g in range(16):
             record(g)
@@ -140,7 +154,7 @@ def test_a_seed_fixes_the_decks_whatever_the_play() -> None:
     assert compared > 16 * 3
     c = BatchedSchnauz(16, SchnauzConfig(num_players=4), seed=12)
     c.reset()
-    assert c.cards[:, K.O_STOCK : K.O_STOCK + 12].tolist() != [d[0][:12] for d in a]
+    assert c.cards[:, S.O_STOCK : S.O_STOCK + 12].tolist() != [d[0][:12] for d in a]
 
 
 def test_fast_deals_are_uniform() -> None:
@@ -150,7 +164,7 @@ def test_fast_deals_are_uniform() -> None:
     counts = np.zeros((6, cfg.deck_size))
     for _ in range(5):
         eng.reset()
-        dealt = eng.cards[:, K.O_STOCK : K.O_STOCK + 6].astype(int)
+        dealt = eng.cards[:, S.O_STOCK : S.O_STOCK + 6].astype(int)
         for pos in range(6):
             np.add.at(counts[pos], dealt[:, pos], 1)
     expected = 20000 / cfg.deck_size
@@ -172,19 +186,19 @@ def test_greedy_keeps_swaps_and_knocks() -> None:
     deck = stacked(cfg, "7C 8D 9H AS KS 9S 7H 8H 10D")
     eng = BatchedSchnauz(1, cfg, auto_reset=False, keep_points=31)
     eng.reset(decks=deck, dealers=np.array([0]))
-    assert eng.greedy_actions()[0] == K.EXCHANGE  # 30 points < keep_points
+    assert eng.greedy_actions()[0] == EXCHANGE  # 30 points < keep_points
     eng = BatchedSchnauz(1, cfg, auto_reset=False)  # keep at 20, knock at 26
     eng.reset(decks=deck, dealers=np.array([0]))
-    assert eng.greedy_actions()[0] == K.KEEP
-    eng.step(np.array([K.KEEP]))  # table 7H 8H 10D
+    assert eng.greedy_actions()[0] == KEEP
+    eng.step(np.array([KEEP]))  # table 7H 8H 10D
     # seat 1: 10D for 7C makes 8D 10D = 18 diamonds, better than 8H 9H = 17 hearts
-    assert eng.greedy_actions()[0] == K.swap_action(0, 2)
-    eng.step(np.array([K.swap_action(0, 2)]))  # table 7C 7H 8H
-    assert eng.current[0] == 0 and eng.greedy_actions()[0] == K.KNOCK  # nothing beats 30
-    eng.step(np.array([K.KNOCK]))
+    assert eng.greedy_actions()[0] == swap_action(0, 2)
+    eng.step(np.array([swap_action(0, 2)]))  # table 7C 7H 8H
+    assert eng.current[0] == 0 and eng.greedy_actions()[0] == KNOCK  # nothing beats 30
+    eng.step(np.array([KNOCK]))
     # seat 1's last turn: no swap improves on 18 diamonds, so it passes
-    assert eng.greedy_actions()[0] == K.PASS
-    _, _, rewards, _ = eng.step(np.array([K.PASS]))
+    assert eng.greedy_actions()[0] == PASS
+    _, _, rewards, _ = eng.step(np.array([PASS]))
     assert eng.round_over[0] and eng.last_result(0)["losers"] == [1]
 
 
@@ -193,9 +207,9 @@ def test_greedy_swaps_all_for_schnauz() -> None:
     deck = stacked(cfg, "7C 8D 9H 10S 7H 8S KC AC QC")
     eng = BatchedSchnauz(1, cfg, auto_reset=False)
     eng.reset(decks=deck, dealers=np.array([0]))
-    eng.step(np.array([K.KEEP]))  # table KC QC AC
-    assert eng.greedy_actions()[0] == K.SWAP_ALL
-    eng.step(np.array([K.SWAP_ALL]))
+    eng.step(np.array([KEEP]))  # table KC QC AC
+    assert eng.greedy_actions()[0] == SWAP_ALL
+    eng.step(np.array([SWAP_ALL]))
     assert eng.round_over[0] and eng.last_result(0)["reason"] == "instant"
 
 
@@ -232,3 +246,68 @@ def test_greedy_is_the_policies_greedy(options: dict) -> None:
         actions = np.where(rng.random(64) < 0.5, ours, eng.random_actions())
         obs, mask, _, _ = eng.step(actions)
     assert compared == 64 * 150
+
+
+@pytest.mark.parametrize("deck", ["A7", "A9", "A5"])
+def test_min_key_is_the_points_threshold(deck: str) -> None:
+    """A threshold in points is one comparison of keys: ``hand_points(key) >= t`` exactly
+    when ``key >= min_key(t)``, for whole, half and out-of-range points."""
+    cfg = SchnauzConfig(deck=deck)
+    cards = [int(c) for c in cfg.deck_cards]
+    hands = [(a, b, c) for i, a in enumerate(cards) for j, b in enumerate(cards[i + 1 :], i + 1)
+             for c in cards[j + 1 :]]  # fmt: skip
+    keys = np.array([hand_key(h) for h in hands])
+    points = np.array([hand_points(k, h) for k, h in zip(keys, hands, strict=True)])
+    for t in [-3, 0, 5.5, 16, 21.2, 26, 26.5, 30, 30.2, 30.5, 30.7, 31, 31.5, 33, 34]:
+        np.testing.assert_array_equal(points >= t, keys >= min_key(t), err_msg=f"t={t}")
+
+
+def greedy_by_points(config: SchnauzConfig, obs: np.ndarray, mask: np.ndarray,
+                     keep_at: float, knock_at: float) -> int:  # fmt: skip
+    """The greedy player as first written (points thresholds, every swap's hand key in
+    action order): the oracle of the one shared ``greedy_move``."""
+    view = decode_observation(obs, config)
+    hand = list(view.hand)
+
+    def hand_key(cards: list[int]) -> int:
+        return hands.hand_key(cards, config.ties)
+
+    if view.phase == DEALER_CHOICE:
+        return KEEP if hand_points(hand_key(hand), hand) >= keep_at else EXCHANGE
+    if mask[KNOCK] and hand_points(hand_key(hand), hand) >= knock_at:
+        return KNOCK
+    best, choice = hand_key(hand), PASS
+    for i in range(3):
+        for j in range(3):
+            h = list(hand)
+            h[i] = view.table[j]
+            if hand_key(h) > best:
+                best, choice = hand_key(h), swap_action(i, j)
+    if hand_key(view.table) > best:
+        choice = SWAP_ALL
+    return choice
+
+
+@pytest.mark.parametrize("knock_at", [26.0, 26.5, 30.2, 30.7, 31.5, 20.0])
+def test_greedy_policy_thresholds_in_points(knock_at: float) -> None:
+    """``GreedyPolicy`` (which calls the same ``greedy_move`` as the kernel) plays the
+    points thresholds it always played, fractional ones included."""
+    policies = pytest.importorskip("policies")
+    cfg = SchnauzConfig(num_players=3, deck="A9", ties="share")
+    policy = policies.make_policy("greedy", game="schnauz", config=cfg, knock_at=knock_at)
+    eng = BatchedSchnauz(32, cfg, seed=8)
+    obs, mask = eng.reset()
+    for _ in range(60):
+        for g in range(32):
+            expect = greedy_by_points(cfg, obs[g], mask[g], policy.keep_at, knock_at)
+            assert policy.act(obs[g], mask[g]) == expect
+        obs, mask, _, _ = eng.step(eng.random_actions())
+
+
+def test_the_greedy_move_costs_no_compiler() -> None:
+    """``policies.schnauz.GreedyPolicy`` imports the shared move without numba."""
+    code = (
+        "import sys, schnauz_env.batched.schnauz.greedy, schnauz_env.batched.schnauz.state;"
+        "assert 'numba' not in sys.modules, 'numba imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

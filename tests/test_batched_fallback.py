@@ -32,7 +32,7 @@ def test_runs_without_numba_and_says_how_to_install_it() -> None:
     code = """
 import warnings, numpy as np
 warnings.simplefilter("error")
-from schnauz_env.batched._jit import HAVE_NUMBA
+from schnauz_env.batched.jit import HAVE_NUMBA
 assert not HAVE_NUMBA
 from schnauz_env.batched import BatchedSchnauz
 try:
@@ -69,3 +69,9 @@ np.savez(OUT, *out)
     if HAVE_NUMBA:
         for a, b in zip(outs["1"], outs["0"], strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+def test_the_old_private_shim_is_the_public_one() -> None:
+    from schnauz_env.batched import _jit, jit
+
+    assert _jit is jit

@@ -38,43 +38,24 @@ and cached on disk; without numba they run as plain Python, very slowly.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched import kernels as K
 from schnauz_env.batched.common import seed_states
 from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.schnauz import loop as K
+from schnauz_env.batched.schnauz import state as S
 from schnauz_env.common.options import make_config
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
-from schnauz_env.schnauz.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES
-from schnauz_env.schnauz.hands import _key_sorted
+from schnauz_env.schnauz.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES, REASONS
+from schnauz_env.schnauz.hands import key_table, min_key
 from schnauz_env.schnauz.observation import ObservationLayout
 
-__all__ = ["HAVE_NUMBA", "BatchedSchnauz", "key_table", "reference_decks"]
+__all__ = ["HAVE_NUMBA", "REPLAY_SLOTS", "BatchedSchnauz", "key_table", "reference_decks"]
 
-_KEY_TABLES: dict[tuple[str, str], np.ndarray] = {}
 #: External mode: room for this many queued replay decks per game.
 REPLAY_SLOTS = 16
-
-
-def key_table(config: SchnauzConfig, ties: str | None = None) -> np.ndarray:
-    """``(N, N, N)`` int32: the reference :func:`hand_key` of every sorted triple.
-
-    Indexed by local card ids (``card - 4 * lowest rank``) in increasing order; the
-    other entries are unused. ``ties`` defaults to the config's.
-    """
-    ties = ties or config.ties
-    cache_key = (config.deck, ties)
-    table = _KEY_TABLES.get(cache_key)
-    if table is None:
-        nc, lo = config.deck_size, 4 * config.min_rank
-        table = np.zeros((nc, nc, nc), dtype=np.int32)
-        for a, b, c in combinations(range(nc), 3):
-            table[a, b, c] = _key_sorted(a + lo, b + lo, c + lo, ties == "share")
-        _KEY_TABLES[cache_key] = table
-    return table
 
 
 def rounds_bound(config: SchnauzConfig) -> int:
@@ -139,25 +120,26 @@ class BatchedSchnauz:
         self.observing = bool(observe)
         self.auto_reset = bool(auto_reset)
         self.keys = key_table(config)
-        cfg = np.zeros(K.NCFG, dtype=np.int64)
-        cfg[K.C_N] = n
-        cfg[K.C_NC] = config.deck_size
-        cfg[K.C_LIVES] = config.lives
-        cfg[K.C_KNOCK_FIRST] = int(config.knock_in_first_circle)
-        cfg[K.C_RECYCLE] = int(config.short_stock == "recycle")
-        cfg[K.C_FIRE_ALL] = int(config.fire_costs_all)
-        cfg[K.C_MAX_TURNS] = config.max_turns
-        cfg[K.C_ROUND_EP] = int(config.episode == "round")
-        cfg[K.C_FIRST_DEALER] = -1 if config.first_dealer is None else config.first_dealer
-        cfg[K.C_KEEP_KEY] = int(keep_points) << 14
-        cfg[K.C_KNOCK_KEY] = int(knock_points) << 14
+        cfg = np.zeros(S.NCFG, dtype=np.int64)
+        cfg[S.C_N] = n
+        cfg[S.C_NC] = config.deck_size
+        cfg[S.C_LIVES] = config.lives
+        cfg[S.C_KNOCK_FIRST] = int(config.knock_in_first_circle)
+        cfg[S.C_RECYCLE] = int(config.short_stock == "recycle")
+        cfg[S.C_FIRE_ALL] = int(config.fire_costs_all)
+        cfg[S.C_MAX_TURNS] = config.max_turns
+        cfg[S.C_ROUND_EP] = int(config.episode == "round")
+        cfg[S.C_FIRST_DEALER] = -1 if config.first_dealer is None else config.first_dealer
+        cfg[S.C_KEEP_KEY] = min_key(keep_points)
+        cfg[S.C_KNOCK_KEY] = min_key(knock_points)
+        cfg[S.C_O_HAND : S.C_O_END + 1] = S.observation_offsets(self.layout)
         self.cfg = cfg
-        self.gs = np.zeros((b, K.NF), dtype=np.int32)
-        self.cards = np.full((b, K.CW), -1, dtype=np.int8)
+        self.gs = np.zeros((b, S.NF), dtype=np.int32)
+        self.cards = np.full((b, S.CW), -1, dtype=np.int8)
         self.known = np.zeros((b, MAX_PLAYERS), dtype=np.int64)
-        self.fl = np.zeros((b, 12), dtype=np.float64)
-        self.rng = np.zeros((b, K.NRNG), dtype=np.int64)
-        self.perms = np.zeros((1, 1, 1), dtype=np.int8)
+        self.fl = np.zeros((b, S.NFL), dtype=np.float64)
+        self.rng = np.zeros((b, S.NRNG), dtype=np.int64)
+        self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
         self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -174,12 +156,18 @@ class BatchedSchnauz:
     # ------------------------------------------------------------------ seeding
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
-        self.rng[:] = seed_states(seed, self.num_games, K.NRNG)
+        self.rng[:] = seed_states(seed, self.num_games, S.NRNG)
 
     @property
-    def kernel_state(self) -> tuple[np.ndarray, ...]:
-        """The arrays the rules kernels (``k_reset``, ``k_step``, ``k_vec``, ...) take first."""
-        return (self.cfg, self.keys, self.gs, self.cards, self.known, self.fl, self.rng, self.perms)
+    def kernel_state(self) -> S.State:
+        """The arrays the kernels (``k_reset``, ``k_step``, ``k_vec``, ...) take first."""
+        return self._state
+
+    def _set_perms(self, perms: np.ndarray) -> None:
+        self.perms = perms
+        self._state = S.State(
+            self.cfg, self.keys, self.gs, self.cards, self.known, self.fl, self.rng, perms
+        )
 
     # -------------------------------------------------------------------- API
     def reset(
@@ -210,13 +198,14 @@ class BatchedSchnauz:
             if not (np.sort(decks, axis=2) == np.arange(nc, dtype=np.int8)).all():
                 raise ValueError(f"every deck must be a permutation of 0..{nc - 1}")
             rounds = decks.shape[1]
-            self.perms = np.zeros((b, rounds + REPLAY_SLOTS, nc), dtype=np.int8)
-            self.perms[:, :rounds] = decks
-            self.cfg[K.C_ROUND_DECKS] = rounds
-            self.cfg[K.C_EXTERNAL] = 1
+            perms = np.zeros((b, rounds + REPLAY_SLOTS, nc), dtype=np.int8)
+            perms[:, :rounds] = decks
+            self._set_perms(perms)
+            self.cfg[S.C_ROUND_DECKS] = rounds
+            self.cfg[S.C_EXTERNAL] = 1
         else:
-            self.perms = np.zeros((1, 1, 1), dtype=np.int8)
-            self.cfg[K.C_EXTERNAL] = 0
+            self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
+            self.cfg[S.C_EXTERNAL] = 0
         d = np.full(b, -1, dtype=np.int32)
         if dealers is not None:
             d[:] = np.asarray(dealers, dtype=np.int32)
@@ -238,7 +227,7 @@ class BatchedSchnauz:
             self._all,
         )
         self._started = True
-        self._auto = self.auto_reset and not self.cfg[K.C_EXTERNAL]
+        self._auto = self.auto_reset and not self.cfg[S.C_EXTERNAL]
         if errors:
             self._raise_errors()
         return self.obs, self.mask
@@ -284,15 +273,15 @@ class BatchedSchnauz:
         The reference deals replays from ``SchnauzState.replay_rng()``; give here the
         permutations that generator draws (up to 16) before the step that needs them.
         """
-        if not self.cfg[K.C_EXTERNAL]:
+        if not self.cfg[S.C_EXTERNAL]:
             raise ValueError("queue_replay_decks needs reset(decks=...)")
         decks = np.asarray(decks, dtype=np.int8).reshape(-1, self.config.deck_size)
         if len(decks) > REPLAY_SLOTS:
             raise ValueError(f"at most {REPLAY_SLOTS} replay decks at a time")
-        start = int(self.cfg[K.C_ROUND_DECKS])
+        start = int(self.cfg[S.C_ROUND_DECKS])
         self.perms[g, start : start + len(decks)] = decks
-        self.gs[g, K.F_RPTR] = start
-        self.gs[g, K.F_REND] = start + len(decks)
+        self.gs[g, S.F_RPTR] = start
+        self.gs[g, S.F_REND] = start + len(decks)
 
     def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
         """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
@@ -307,10 +296,7 @@ class BatchedSchnauz:
             raise ValueError(f"games must be 0..{self.num_games - 1}")
         out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
         K.k_observe(
-            self.cfg,
-            self.gs,
-            self.cards,
-            self.known,
+            *self.kernel_state,
             np.ascontiguousarray(games),
             np.ascontiguousarray(seats),
             out,
@@ -358,86 +344,86 @@ class BatchedSchnauz:
     @property
     def current(self) -> np.ndarray:
         """Seat to act per game."""
-        return self.gs[:, K.F_CURRENT]
+        return self.gs[:, S.F_CURRENT]
 
     @property
     def phase(self) -> np.ndarray:
         """0 dealer's choice, 1 turns, 2 final circle, 3 over (the reference's phases)."""
-        return self.gs[:, K.F_PHASE]
+        return self.gs[:, S.F_PHASE]
 
     @property
     def dealer(self) -> np.ndarray:
-        return self.gs[:, K.F_DEALER]
+        return self.gs[:, S.F_DEALER]
 
     @property
     def game_over(self) -> np.ndarray:
-        return self.gs[:, K.F_OVER].astype(bool)
+        return self.gs[:, S.F_OVER].astype(bool)
 
     @property
     def rounds(self) -> np.ndarray:
         """Rounds played (showdowns) per game."""
-        return self.gs[:, K.F_ROUND]
+        return self.gs[:, S.F_ROUND]
 
     @property
     def lives(self) -> np.ndarray:
-        return self.gs[:, K.F_LIVES : K.F_LIVES + self.num_players]
+        return self.gs[:, S.F_LIVES : S.F_LIVES + self.num_players]
 
     @property
     def out(self) -> np.ndarray:
-        return self.gs[:, K.F_OUT : K.F_OUT + self.num_players].astype(bool)
+        return self.gs[:, S.F_OUT : S.F_OUT + self.num_players].astype(bool)
 
     @property
     def places(self) -> np.ndarray:
         """Final places decided so far (0 = not yet; 1 = winner; shared places averaged)."""
-        return self.fl[:, K.L_PLACE : K.L_PLACE + self.num_players]
+        return self.fl[:, S.L_PLACE : S.L_PLACE + self.num_players]
 
     @property
     def returns(self) -> np.ndarray:
         """Rewards paid to each seat so far in the current game."""
-        return self.fl[:, K.L_RET : K.L_RET + self.num_players]
+        return self.fl[:, S.L_RET : S.L_RET + self.num_players]
 
     def hands(self, g: int) -> list[list[int]]:
         """The hands of game ``g`` as card ints (the reference's ``state.hands``)."""
         lo = 4 * self.config.min_rank
-        rows = self.cards[g, K.O_HANDS : K.O_HANDS + 3 * self.num_players].reshape(-1, 3)
+        rows = self.cards[g, S.O_HANDS : S.O_HANDS + 3 * self.num_players].reshape(-1, 3)
         return [[int(c) + lo for c in row if c >= 0] for row in rows]
 
     def table(self, g: int) -> list[int]:
         lo = 4 * self.config.min_rank
-        return [int(c) + lo for c in self.cards[g, K.O_TABLE : K.O_TABLE + 3] if c >= 0]
+        return [int(c) + lo for c in self.cards[g, S.O_TABLE : S.O_TABLE + 3] if c >= 0]
 
     def last_result(self, g: int) -> dict[str, Any] | None:
         """The latest showdown of game ``g``, as fields of the reference's ``RoundResult``."""
         gs = self.gs[g]
-        if gs[K.F_REASON] < 0:
+        if gs[S.F_REASON] < 0:
             return None
         n = self.num_players
         return {
-            "reason": K.REASONS[gs[K.F_REASON]],
-            "losers": [s for s in range(n) if (gs[K.F_LOSERS] >> s) & 1],
-            "went_out": [s for s in range(n) if (gs[K.F_WENT_OUT] >> s) & 1],
-            "knocker": None if gs[K.F_RES_KNOCKER] < 0 else int(gs[K.F_RES_KNOCKER]),
-            "fire_holder": None if gs[K.F_FIRE] < 0 else int(gs[K.F_FIRE]),
-            "turn_limit_reached": int(gs[K.F_REASON]) == K.R_TURN_LIMIT,
+            "reason": REASONS[gs[S.F_REASON]],
+            "losers": [s for s in range(n) if (gs[S.F_LOSERS] >> s) & 1],
+            "went_out": [s for s in range(n) if (gs[S.F_WENT_OUT] >> s) & 1],
+            "knocker": None if gs[S.F_RES_KNOCKER] < 0 else int(gs[S.F_RES_KNOCKER]),
+            "fire_holder": None if gs[S.F_FIRE] < 0 else int(gs[S.F_FIRE]),
+            "turn_limit_reached": int(gs[S.F_REASON]) == S.R_TURN_LIMIT,
             "lives_after": [int(x) for x in self.lives[g]],
             "out_after": [bool(x) for x in self.out[g]],
         }
 
     # ------------------------------------------------------------------ errors
     def _raise_errors(self) -> None:
-        bad = np.flatnonzero(self.gs[:, K.F_ERROR])
+        bad = np.flatnonzero(self.gs[:, S.F_ERROR])
         g = int(bad[0])
-        code = int(self.gs[g, K.F_ERROR])
-        if code == K.ERR_NO_DECK:
+        code = int(self.gs[g, S.F_ERROR])
+        if code == S.ERR_NO_DECK:
             raise ValueError(
-                f"game {g} ran out of the supplied decks ({self.cfg[K.C_ROUND_DECKS]} per "
+                f"game {g} ran out of the supplied decks ({self.cfg[S.C_ROUND_DECKS]} per "
                 "game); pass more with reset(decks=...)"
             )
-        if code == K.ERR_NO_REPLAY_DECK:
+        if code == S.ERR_NO_REPLAY_DECK:
             raise ValueError(
                 f"game {g} needs a replay deal: queue its decks with queue_replay_decks()"
             )
-        self.gs[bad[self.gs[bad, K.F_ERROR] == K.ERR_ILLEGAL], K.F_ERROR] = 0
+        self.gs[bad[self.gs[bad, S.F_ERROR] == S.ERR_ILLEGAL], S.F_ERROR] = 0
         a = int(self._actions[g])
         legal = [x for x in range(NUM_ACTIONS) if self.mask[g, x]]
         names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in legal)

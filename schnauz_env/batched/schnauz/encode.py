@@ -1,0 +1,143 @@
+"""What the player to act may do and see, on the arrays: the action mask and the observation.
+
+The batched twin of :meth:`SchnauzState.legal_mask
+<schnauz_env.schnauz.engine.SchnauzState.legal_mask>` and
+:class:`~schnauz_env.schnauz.observation.ObservationEncoder` (the same int8 masks and
+float32 values, compared in ``tests/test_batched_differential.py``). The observation's
+block offsets come from the config's
+:class:`~schnauz_env.schnauz.observation.ObservationLayout`, stored in ``cfg[C_O_*]``.
+"""
+
+from __future__ import annotations
+
+from schnauz_env.batched.jit import njit
+from schnauz_env.batched.schnauz.rules import knock_ok
+from schnauz_env.batched.schnauz.state import (
+    C_N,
+    C_NC,
+    C_O_DEALER,
+    C_O_END,
+    C_O_HAND,
+    C_O_KNOCKER,
+    C_O_KNOWN,
+    C_O_OOP,
+    C_O_PASSES,
+    C_O_PHASE,
+    C_O_SEATS,
+    C_O_STOCK,
+    C_O_TABLE,
+    C_O_TO_ACT,
+    F_CURRENT,
+    F_DEALER,
+    F_KNOCKER,
+    F_LIVES,
+    F_MAX_LIVES,
+    F_OOP_LEN,
+    F_OUT,
+    F_PASSES,
+    F_PHASE,
+    F_POS,
+    F_STOCK_LEN,
+    MAXP,
+    O_HANDS,
+    O_OOP,
+    O_TABLE,
+)
+from schnauz_env.schnauz.engine import (
+    DEALER_CHOICE,
+    EXCHANGE,
+    FINAL_CIRCLE,
+    KEEP,
+    KNOCK,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    SWAP_BASE,
+    TURNS,
+)
+from schnauz_env.schnauz.observation import SEAT_FEATURES
+
+
+@njit(inline=True)
+def write_mask(cfg, gs, mask, g):
+    """The legal actions of the player to act in game ``g``, into ``mask[g]``."""
+    phase = gs[g, F_PHASE]
+    for a in range(NUM_ACTIONS):
+        mask[g, a] = 0
+    if phase == DEALER_CHOICE:
+        mask[g, KEEP] = 1
+        mask[g, EXCHANGE] = 1
+    elif phase == TURNS or phase == FINAL_CIRCLE:  # noqa: SIM109
+        for a in range(SWAP_BASE, PASS + 1):
+            mask[g, a] = 1
+        if knock_ok(cfg, gs, g):
+            mask[g, KNOCK] = 1
+
+
+@njit(inline=True)
+def rel(s, seat, n):
+    """Position of seat ``s`` seen from ``seat``: ``(s - seat) % n``."""
+    d = s - seat
+    return d + n if d < 0 else d
+
+
+@njit
+def encode(st, g, seat, obs, row):
+    """``ObservationEncoder.encode(state, seat)`` of game ``g`` into ``obs[row]``."""
+    cfg, gs, cards, known = st.cfg, st.gs, st.cards, st.known
+    n = cfg[C_N]
+    nc = cfg[C_NC]
+    o_hand = cfg[C_O_HAND]
+    o_table = cfg[C_O_TABLE]
+    o_oop = cfg[C_O_OOP]
+    o_known = cfg[C_O_KNOWN]
+    o_seats = cfg[C_O_SEATS]
+    o_dealer = cfg[C_O_DEALER]
+    o_knocker = cfg[C_O_KNOCKER]
+    o_to_act = cfg[C_O_TO_ACT]
+    o_phase = cfg[C_O_PHASE]
+    o_passes = cfg[C_O_PASSES]
+    o_stock = cfg[C_O_STOCK]
+    for i in range(cfg[C_O_END]):
+        obs[row, i] = 0.0
+    h = O_HANDS + 3 * seat
+    for i in range(3):
+        c = int(cards[g, h + i])
+        if c >= 0:
+            obs[row, o_hand + i * nc + c] = 1.0
+        c = int(cards[g, O_TABLE + i])
+        if c >= 0:
+            obs[row, o_table + i * nc + c] = 1.0
+    for i in range(gs[g, F_OOP_LEN]):
+        obs[row, o_oop + int(cards[g, O_OOP + i])] = 1.0
+    scale = 1.0 / max(gs[g, F_MAX_LIVES], 1)
+    for p in range(n):
+        s = seat + p
+        if s >= n:
+            s -= n
+        f = o_seats + p * SEAT_FEATURES
+        obs[row, f] = 1.0
+        if not gs[g, F_OUT + s]:
+            lives = gs[g, F_LIVES + s]
+            obs[row, f + 1] = 1.0
+            if lives == 0:
+                obs[row, f + 2] = 1.0
+            obs[row, f + 3] = lives * scale
+        if p:
+            # what a seat is known to hold is always part of its hand
+            bits = known[g, s]
+            if bits:
+                base = o_known + (p - 1) * nc
+                for i in range(3):
+                    c = int(cards[g, O_HANDS + 3 * s + i])
+                    if c >= 0 and (bits >> c) & 1:
+                        obs[row, base + c] = 1.0
+    obs[row, o_dealer + rel(gs[g, F_DEALER], seat, n)] = 1.0
+    if gs[g, F_KNOCKER] >= 0:
+        obs[row, o_knocker + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
+    phase = gs[g, F_PHASE]
+    if phase != OVER:
+        obs[row, o_to_act + rel(gs[g, F_CURRENT], seat, n)] = 1.0
+        obs[row, o_phase + phase] = 1.0
+    obs[row, o_passes + min(gs[g, F_PASSES], MAXP - 1)] = 1.0
+    obs[row, o_stock] = (gs[g, F_STOCK_LEN] - gs[g, F_POS]) / nc

@@ -1,0 +1,307 @@
+"""The compiled loops over games (``k_*``): reset, step, observe, the built-in players, and
+the single-agent loop of :class:`schnauz_env.vector.SchnauzVecEnv`.
+
+Each kernel takes the eight arrays of a :class:`~schnauz_env.batched.schnauz.state.State`
+first, as separate arguments (numba's dispatcher checks separate arrays several times
+faster than a tuple of them, and these are called from Python every step), and hands
+them on as one ``State`` of unmanaged views.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schnauz_env.batched.common import rand_below, unmanaged
+from schnauz_env.batched.jit import njit
+from schnauz_env.batched.schnauz.bots import greedy_action, random_action
+from schnauz_env.batched.schnauz.encode import encode, write_mask
+from schnauz_env.batched.schnauz.rules import is_legal, new_game, play, unmanaged_state
+from schnauz_env.batched.schnauz.state import (
+    C_N,
+    ERR_ILLEGAL,
+    F_CURRENT,
+    F_ERROR,
+    F_OUT,
+    F_OVER,
+    L_PLACE,
+    MAXP,
+    RNG_PLAY,
+)
+from schnauz_env.schnauz.engine import NUM_ACTIONS
+
+
+@njit
+def k_reset(
+    cfg, keys, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games
+):
+    """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
+    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    gs = st.gs
+    dealers = unmanaged(dealers)
+    lives = unmanaged(lives)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    games = unmanaged(games)
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        new_game(st, g, dealers[g], lives[g])
+        write_mask(st.cfg, gs, mask, g)
+        if want_obs:
+            encode(st, g, gs[g, F_CURRENT], obs, g)
+    errors = 0
+    for idx in range(games.shape[0]):
+        if gs[games[idx], F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_step(
+    cfg,
+    keys,
+    gs,
+    cards,
+    known,
+    fl,
+    rng,
+    perms,
+    actions,
+    rew,
+    mask,
+    obs,
+    want_obs,
+    auto_reset,
+    ended,
+    round_over,
+    final_places,
+    no_lives,
+):
+    """Play ``actions[g]`` in every unfinished game; write rewards, ends, masks, views.
+
+    Finished games are skipped (or, with ``auto_reset``, restarted at once; their
+    final places go to ``final_places``). Returns the number of games with an error
+    (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
+    """
+    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    cfg, gs, fl = st.cfg, st.gs, st.fl
+    actions = unmanaged(actions)
+    rew = unmanaged(rew)
+    mask = unmanaged(mask)
+    obs = unmanaged(obs)
+    ended = unmanaged(ended)
+    round_over = unmanaged(round_over)
+    final_places = unmanaged(final_places)
+    no_lives = unmanaged(no_lives)
+    n = cfg[C_N]
+    errors = 0
+    for g in range(gs.shape[0]):
+        ended[g] = 0
+        round_over[g] = 0
+        for s in range(n):
+            rew[g, s] = 0.0
+        if gs[g, F_OVER]:
+            continue
+        a = actions[g]
+        if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        round_over[g] = play(st, rew, g, a)
+        if gs[g, F_OVER]:
+            ended[g] = 1
+            if auto_reset:
+                for s in range(n):
+                    final_places[g, s] = fl[g, L_PLACE + s]
+                new_game(st, g, -1, no_lives)
+        write_mask(cfg, gs, mask, g)
+        if want_obs:
+            encode(st, g, gs[g, F_CURRENT], obs, g)
+        if gs[g, F_ERROR]:
+            errors += 1
+    return errors
+
+
+@njit
+def k_observe(cfg, keys, gs, cards, known, fl, rng, perms, games, seats, obs):
+    """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
+    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    games = unmanaged(games)
+    seats = unmanaged(seats)
+    obs = unmanaged(obs)
+    for i in range(games.shape[0]):
+        encode(st, games[i], seats[i], obs, i)
+
+
+@njit
+def k_random_actions(cfg, gs, rng, out):
+    """:func:`~schnauz_env.batched.schnauz.bots.random_action` of every game, into ``out``."""
+    cfg = unmanaged(cfg)
+    gs = unmanaged(gs)
+    rng = unmanaged(rng)
+    out = unmanaged(out)
+    for g in range(gs.shape[0]):
+        out[g] = random_action(cfg, gs, rng, g)
+
+
+@njit
+def k_greedy_actions(cfg, keys, gs, cards, out):
+    """:func:`~schnauz_env.batched.schnauz.bots.greedy_action` of every game, into ``out``."""
+    cfg = unmanaged(cfg)
+    gs = unmanaged(gs)
+    cards = unmanaged(cards)
+    out = unmanaged(out)
+    for g in range(gs.shape[0]):
+        out[g] = greedy_action(cfg, keys, gs, cards, g)
+
+
+@njit
+def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, want_obs):
+    """``steps`` agent-steps of random legal play in every game, auto-resetting.
+
+    Returns the number of agent-steps taken (a benchmark of the bare engine: the same
+    ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
+    """
+    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    cfg, gs, rng = st.cfg, st.gs, st.rng
+    rew = unmanaged(rew)
+    obs = unmanaged(obs)
+    total = 0
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    for g in range(gs.shape[0]):
+        for _ in range(steps):
+            a = random_action(cfg, gs, rng, g)
+            play(st, rew, g, a)
+            total += 1
+            if gs[g, F_OVER]:
+                new_game(st, g, -1, no_lives)
+            if want_obs:
+                encode(st, g, gs[g, F_CURRENT], obs, g)
+    return total
+
+
+# ------------------------------------------------------------- single-agent view
+#: Opponent kinds and per-game stages of :func:`k_vec`.
+OPP_RANDOM, OPP_GREEDY, OPP_EXTERNAL = 0, 1, 2
+S_RESET, S_READY, S_NEED_OPP = 0, 1, 2
+V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
+
+
+@njit
+def k_vec(
+    cfg,
+    keys,
+    gs,
+    cards,
+    known,
+    fl,
+    rng,
+    perms,
+    rew,
+    vs,
+    vacc,
+    games,
+    actions,
+    opp_actions,
+    opp_kind,
+    seat_mode,
+    obs,
+    mask,
+    term_obs,
+    term_place,
+    reward_out,
+    done,
+    need,
+    opp_obs,
+    opp_mask,
+    want_opp_obs,
+):
+    """Advance each of ``games`` to the learner's next decision.
+
+    A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
+    ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new game.
+    Then opponents move (built-in random or greedy, or, for external opponents, the
+    game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` /
+    ``opp_mask``) until the learner is to act, writing its view and mask, or its
+    episode ends (out of the game, or the game over): then ``done``, its summed
+    reward, its last view and place are written and a new game starts at once.
+    An episode in which the learner never got to act is dealt again unseen.
+    The learner's rewards are summed over the opponents' moves; rewards earned
+    before its first move of a new episode are paid with that move.
+    Returns the number of games given an illegal action.
+    """
+    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    cfg, keys, gs, cards, fl, rng = st.cfg, st.keys, st.gs, st.cards, st.fl, st.rng
+    rew = unmanaged(rew)
+    vs = unmanaged(vs)
+    vacc = unmanaged(vacc)
+    games = unmanaged(games)
+    actions = unmanaged(actions)
+    opp_actions = unmanaged(opp_actions)
+    obs = unmanaged(obs)
+    mask = unmanaged(mask)
+    term_obs = unmanaged(term_obs)
+    term_place = unmanaged(term_place)
+    reward_out = unmanaged(reward_out)
+    done = unmanaged(done)
+    need = unmanaged(need)
+    opp_obs = unmanaged(opp_obs)
+    opp_mask = unmanaged(opp_mask)
+    n = cfg[C_N]
+    errors = 0
+    no_lives = np.full(MAXP, -1, dtype=np.int32)
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        stage = vs[g, V_STAGE]
+        learner = vs[g, V_LEARNER]
+        if stage == S_READY or stage == S_NEED_OPP:  # noqa: SIM109
+            a = actions[g] if stage == S_READY else opp_actions[g]
+            if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
+                gs[g, F_ERROR] = ERR_ILLEGAL
+                errors += 1
+                continue
+            for s in range(n):
+                rew[g, s] = 0.0
+            play(st, rew, g, a)
+            vacc[g] += rew[g, learner]
+            if stage == S_READY:
+                vs[g, V_ACTED] = 1
+        need[g] = 0
+        fresh = stage == S_RESET
+        while True:
+            if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
+                if not fresh and vs[g, V_ACTED]:
+                    done[g] = 1
+                    reward_out[g] = vacc[g]
+                    term_place[g] = fl[g, L_PLACE + learner]
+                    encode(st, g, learner, term_obs, g)
+                vacc[g] = 0.0
+                new_game(st, g, -1, no_lives)
+                learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, RNG_PLAY, n)
+                vs[g, V_LEARNER] = learner
+                vs[g, V_ACTED] = 0
+                fresh = False
+                continue
+            if gs[g, F_CURRENT] == learner:
+                write_mask(cfg, gs, mask, g)
+                encode(st, g, learner, obs, g)
+                if not done[g]:
+                    reward_out[g] = vacc[g]
+                    vacc[g] = 0.0
+                vs[g, V_STAGE] = S_READY
+                break
+            if opp_kind == OPP_RANDOM:
+                a = random_action(cfg, gs, rng, g)
+            elif opp_kind == OPP_GREEDY:
+                a = greedy_action(cfg, keys, gs, cards, g)
+            else:
+                write_mask(cfg, gs, opp_mask, g)
+                if want_opp_obs:
+                    encode(st, g, gs[g, F_CURRENT], opp_obs, g)
+                vs[g, V_STAGE] = S_NEED_OPP
+                need[g] = 1
+                break
+            for s in range(n):
+                rew[g, s] = 0.0
+            play(st, rew, g, a)
+            vacc[g] += rew[g, learner]
+    return errors

@@ -11,7 +11,7 @@ the same built-in opponent, and differ only in the environment:
 - ``AEC``: ``DummyVecEnv`` of ``schnauz_env.wrappers.SingleAgentEnv`` (the learner's
   seat in the PettingZoo ``raw_env``; opponents played in Python), as
   ``python -m training.train`` builds it (``infos=False``);
-- ``batched``: :class:`schnauz_env.batched.SchnauzVecEnv` (every game stepped by the
+- ``batched``: :class:`schnauz_env.vector.SchnauzVecEnv` (every game stepped by the
   compiled engine, opponents batched inside it);
 - ``AEC+infos``: the same with ``SingleAgentEnv``'s default ``infos=True`` (every
   seat's lives, outs and the last showdown in ``info``). ``DummyVecEnv`` deep-copies
@@ -109,7 +109,7 @@ def aec_infos_venv(num_envs: int, opponent: str, seed: int):
 
 
 def batched_venv(num_envs: int, opponent: str, seed: int):
-    from schnauz_env.batched import SchnauzVecEnv
+    from schnauz_env.vector import SchnauzVecEnv
 
     return SchnauzVecEnv(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
 

@@ -8,8 +8,9 @@ import pytest
 pytest.importorskip("numba", reason="the VecEnv runs the compiled kernels")
 pytest.importorskip("stable_baselines3")
 
-from schnauz_env.batched import SchnauzVecEnv
-from schnauz_env.batched import kernels as K
+from schnauz_env.batched.schnauz.rules import is_legal
+from schnauz_env.schnauz import SchnauzConfig
+from schnauz_env.vector import SchnauzVecEnv
 
 
 def place_value(place: float, n: int) -> float:
@@ -50,7 +51,7 @@ def test_learner_view_and_masks_are_the_engines() -> None:
         masks = venv.action_masks()
         assert masks.dtype == bool and masks.any(axis=1).all()
         for g in range(16):
-            legal = [a for a in range(14) if K.is_legal(eng.cfg, eng.gs, g, a)]
+            legal = [a for a in range(14) if is_legal(eng.cfg, eng.gs, g, a)]
             assert np.flatnonzero(masks[g]).tolist() == legal
         obs, *_ = venv.step(random_legal(masks, rng))
 
@@ -114,10 +115,17 @@ def test_illegal_actions_raise() -> None:
     with pytest.raises(ValueError, match="illegal opponent action"):
         for _ in range(10):
             venv.reset()
-    with pytest.raises(ValueError, match="unknown"):
-        SchnauzVecEnv(num_envs=2, opponent="no-such-player")
     with pytest.raises(ValueError, match="unknown opponent"):
+        SchnauzVecEnv(num_envs=2, opponent="no-such-player")
+    with pytest.raises(ValueError, match="opponent must be"):
         SchnauzVecEnv(num_envs=2, opponent=3)
+
+
+def test_player_names_are_resolved_by_the_players_floor() -> None:
+    """The VecEnv (floor 3) imports no player: a name other than its built-in ones says
+    how to pass one."""
+    with pytest.raises(ValueError, match=r"policies\.make_policy\('expert'.*OpponentPool"):
+        SchnauzVecEnv(num_envs=2, opponent="expert")
 
 
 def test_maskable_ppo_trains_on_it() -> None:
@@ -138,10 +146,42 @@ def test_maskable_ppo_trains_on_it() -> None:
     assert venv.action_masks()[np.arange(8), actions].all()
 
 
-def test_policy_names_play_through_act_batch() -> None:
-    pytest.importorskip("policies")
-    venv = SchnauzVecEnv(num_envs=4, num_players=3, opponent="expert:samples=8", seed=9)
+def test_policy_objects_play_through_act_batch() -> None:
+    policies = pytest.importorskip("policies")
+    config = SchnauzConfig(num_players=3)
+    policy = policies.make_policy("expert:samples=8", game="schnauz", config=config, seed=9)
+    venv = SchnauzVecEnv(num_envs=4, config=config, opponent=policy, seed=9)
     returns, places = play(venv, 60)
-    assert venv.opponent_fn is not None
+    assert venv.opponent_fn == policy.act_batch
     for r, p in zip(returns, places, strict=True):
         assert r == pytest.approx(place_value(p, 3), abs=1e-5)
+
+
+def test_per_game_opponents_get_the_games() -> None:
+    """A callable with ``per_game`` (e.g. ``policies.pool.OpponentPool``) is told which
+    games its rows are, and sees every game that waits for an opponent."""
+    rng = np.random.default_rng(3)
+    seen = []
+
+    def opponent(obs: np.ndarray, masks: np.ndarray, games: np.ndarray) -> np.ndarray:
+        seen.append(games.copy())
+        assert len(games) == len(obs) == len(masks)
+        return random_legal(masks, rng)
+
+    opponent.per_game = True  # type: ignore[attr-defined]
+    venv = SchnauzVecEnv(num_envs=8, num_players=4, opponent=opponent, seed=4)
+    play(venv, 50)
+    games = np.concatenate(seen)
+    assert set(games.tolist()) == set(range(8))
+    assert all((np.diff(g) > 0).all() for g in seen)  # in game order, each once a call
+
+
+def test_old_import_paths_warn_and_still_work() -> None:
+    import schnauz_env.batched
+
+    with pytest.warns(DeprecationWarning, match="schnauz_env.vector"):
+        old = schnauz_env.batched.SchnauzVecEnv
+    assert old is SchnauzVecEnv
+    with pytest.warns(DeprecationWarning, match="schnauz_env.vector"):
+        from schnauz_env.batched.vec_env import SchnauzVecEnv as older
+    assert older is SchnauzVecEnv

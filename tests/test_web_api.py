@@ -227,6 +227,7 @@ def test_each_bad_move_is_refused_and_changes_nothing(server) -> None:
             "malformed_json",
         ),
         ("not JSON at all", {"raw": b"\xff\xfe", "json": True}, 400, "malformed_json"),
+        ("nested too deeply", {"raw": b"[" * 12000, "json": True}, 400, "malformed_json"),
         ("an array", {"body": [0, legal[0]]}, 400, "bad_request"),
         ("empty body", {"raw": b"", "json": True}, 400, "bad_request"),
         ("no turn", {"body": {"actions": legal[0]}}, 400, "bad_request"),

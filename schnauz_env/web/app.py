@@ -137,6 +137,8 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         data = json.loads(bytes(body))
     except (ValueError, UnicodeDecodeError) as err:
         raise ApiError(400, "malformed_json", f"the body is not valid JSON: {err}") from None
+    except RecursionError:
+        raise ApiError(400, "malformed_json", "the body's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise bad_request(f"the body must be a JSON object, got {type(data).__name__}")
     return data

@@ -114,13 +114,16 @@ def run(args: argparse.Namespace) -> int:
         )
     warm = threading.Thread(target=_warm_up, args=(app,), daemon=True)
     warm.start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    )
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then passes Ctrl-C on
         pass
     finally:
         sock.close()
+    print("Server stopped.")
     return 0
 
 
@@ -142,7 +145,9 @@ def running(app: Any, host: str = DEFAULT_HOST, port: int = 0) -> Iterator[str]:
     import uvicorn
 
     sock = bind(host, port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

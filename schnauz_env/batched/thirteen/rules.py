@@ -619,31 +619,30 @@ def end_game(tb, st, rew, g, reason, seat, instant):
     return reason
 
 
-@njit
-def apply(tb, st, rew, g, a):
-    """Take legal action ``a`` for the player to act in game ``g``; the rewards go to
-    ``rew[g]`` (left as they are when nothing is decided). Returns the reason of the
-    result the move gave (``R_*``), or -1."""
-    cfg, gs, bits = st.cfg, st.gs, st.bits
+#: What :func:`move` leaves to do: nothing, a player's last card played, an instant win.
+MOVED, WENT_OUT, DECLARING = -1, -2, -3
+
+
+@njit(inline=True)
+def move(tb, st, g, a):
+    """The everyday part of ``apply``: select a card, pass, or play a combination that
+    leaves cards in hand. Returns ``MOVED``, or what is left to do (``WENT_OUT``,
+    ``DECLARING``): kept out of this small function so that its callers stay fast."""
+    gs, bits = st.gs, st.bits
     seat = gs[g, F_CURRENT]
     if gs[g, F_PHASE] == DECLARE:
-        kind = instant_win(tb, bits[g, B_HAND + seat])
-        bits[g, B_PLAYED] |= bits[g, B_HAND + seat]
-        bits[g, B_HAND + seat] = 0
-        gs[g, F_FINISH] = seat
-        gs[g, F_NOUT] = 1
-        return end_game(tb, st, rew, g, R_INSTANT, seat, kind)
+        return DECLARING
     if a < NUM_CARD_ACTIONS:
         bits[g, B_SEL] |= ONE << a
         if gs[g, F_SEL_K] == 0:
             gs[g, F_SEL_FIRST] = a
         gs[g, F_SEL_MAX] = a
         gs[g, F_SEL_K] += 1
-        return -1
+        return MOVED
     if a == PASS:
         gs[g, F_PASSED] |= 1 << seat
         advance(st, g, seat)
-        return -1
+        return MOVED
     sel = bits[g, B_SEL]
     k = gs[g, F_SEL_K]
     top = gs[g, F_SEL_MAX]
@@ -661,7 +660,29 @@ def apply(tb, st, rew, g, a):
     gs[g, F_SEL_MAX] = -1
     if hand != 0:
         advance(st, g, seat)
-        return -1
+        return MOVED
+    return WENT_OUT
+
+
+@njit
+def declare(tb, st, rew, g):
+    """The player to act declares their instant win: the game ends."""
+    gs, bits = st.gs, st.bits
+    seat = gs[g, F_CURRENT]
+    kind = instant_win(tb, bits[g, B_HAND + seat])
+    bits[g, B_PLAYED] |= bits[g, B_HAND + seat]
+    bits[g, B_HAND + seat] = 0
+    gs[g, F_FINISH] = seat
+    gs[g, F_NOUT] = 1
+    return end_game(tb, st, rew, g, R_INSTANT, seat, kind)
+
+
+@njit
+def went_out(tb, st, rew, g):
+    """The player to act has just played their last card: a result (they are out, or the
+    game is over)."""
+    cfg, gs, bits = st.cfg, st.gs, st.bits
+    seat = gs[g, F_CURRENT]
     n = cfg[C_N]
     nout = gs[g, F_NOUT]
     gs[g, F_FINISH + nout] = seat
@@ -696,6 +717,19 @@ def apply(tb, st, rew, g, a):
     else:
         advance(st, g, seat)
     return R_OUT
+
+
+@njit(inline=True)
+def apply(tb, st, rew, g, a):
+    """Take legal action ``a`` for the player to act in game ``g``; the rewards go to
+    ``rew[g]`` (left as they are when nothing is decided). Returns the reason of the
+    result the move gave (``R_*``), or -1 (the reference's ``apply``)."""
+    done = move(tb, st, g, a)
+    if done == WENT_OUT:
+        return went_out(tb, st, rew, g)
+    if done == DECLARING:
+        return declare(tb, st, rew, g)
+    return -1
 
 
 @njit(inline=True)

@@ -1,0 +1,90 @@
+"""Schnauz as an OpenSpiel game: ``pyspiel.load_game("python_schnauz", {...})``.
+
+The rules are :mod:`schnauz_env.schnauz` (engine, config, observation encoder); this
+module only declares the game's contract with OpenSpiel and registers it. See
+:mod:`schnauz_env.openspiel.core` for the chance model, tensors and returns, and
+``docs/openspiel.md`` for a walk-through.
+
+=======================  =========================================================
+players                  2 to 6 (parameter ``players``, default 4)
+distinct actions         14 (the env's action table, ``schnauz.engine.ACTION_NAMES``)
+chance outcomes          the deck's cards (32 for A7, 24 for A9, 40 for A5): the first
+                         dealer (a seat, if ``first_dealer=-1``), then each deal card
+                         by card, all but the last card
+utility                  zero-sum; a whole game returns the final place's value, +1 down
+                         to -1; ``episode="round"``: -1 per loser, the others share
+                         (at most ``players - 1``)
+game length              decisions: at most ``max_turns + 1`` per round (the dealer's
+                         choice and the turns), and a round costs someone a life or the
+                         game: at most ``players · (lives + 1) - 1`` rounds
+parameters               every ``SchnauzConfig`` field (``num_players`` as ``players``,
+                         ``first_dealer=None`` as ``-1``)
+=======================  =========================================================
+"""
+
+from __future__ import annotations
+
+from schnauz_env.common.places import single_round_reward
+from schnauz_env.openspiel.core import CardGame, GameSpec, game_type, pyspiel
+from schnauz_env.schnauz.config import MAX_PLAYERS, MIN_PLAYERS, SchnauzConfig
+from schnauz_env.schnauz.engine import NUM_ACTIONS, RoundResult, new_game
+from schnauz_env.schnauz.observation import ObservationEncoder
+from schnauz_env.schnauz.render import render_text
+
+
+def max_game_length(config: SchnauzConfig) -> int:
+    """Every showdown costs a seat a life or its place, so a game of ``n`` seats with
+    ``lives`` each has at most ``n · (lives + 1) - 1`` rounds; a round at most the
+    dealer's choice and ``max_turns`` turns."""
+    n = config.num_players
+    rounds = 1 if config.episode == "round" else n * (config.lives + 1) - 1
+    return rounds * (config.max_turns + 1)
+
+
+def utility_bounds(config: SchnauzConfig) -> tuple[float, float]:
+    """Places' values for whole games; single rounds: a loser pays 1, and at most
+    ``n - 1`` losers pay the one seat left."""
+    n = config.num_players
+    if config.episode == "round":
+        return single_round_reward(True, 1, n), single_round_reward(False, n - 1, n)
+    return -1.0, 1.0
+
+
+def round_rewards(result: RoundResult) -> dict[int, float]:
+    """A single-round episode's rewards (the AEC env's ``CardGameEnv.round_rewards``)."""
+    seats = result.seats
+    losers = set(result.losers)
+    return {s: single_round_reward(s in losers, len(losers), len(seats)) for s in seats}
+
+
+def dealt_cards(config: SchnauzConfig) -> int:
+    """The whole stock order is chance's: every card but the last (then forced)."""
+    return config.deck_size - 1
+
+
+SPEC = GameSpec(
+    short_name="python_schnauz",
+    long_name="Python Schnauz",
+    config_class=SchnauzConfig,
+    new_game=new_game,
+    encoder_class=ObservationEncoder,
+    render_text=render_text,
+    num_actions=NUM_ACTIONS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    max_game_length=max_game_length,
+    utility_bounds=utility_bounds,
+    dealt_cards=dealt_cards,
+    round_rewards=round_rewards,
+)
+GAME_TYPE = game_type(SPEC)
+
+
+class SchnauzGame(CardGame):
+    """Schnauz as an OpenSpiel game (``pyspiel.load_game("python_schnauz", params)``)."""
+
+    spec = SPEC
+    game_type = GAME_TYPE
+
+
+pyspiel.register_game(GAME_TYPE, SchnauzGame)

@@ -1,0 +1,77 @@
+"""Thirteen as an OpenSpiel game: ``pyspiel.load_game("python_thirteen", {...})``.
+
+The rules are :mod:`schnauz_env.thirteen` (engine, config, observation encoder); this
+module only declares the game's contract with OpenSpiel and registers it. See
+:mod:`schnauz_env.openspiel.core` for the chance model, tensors and returns, and
+``docs/openspiel.md`` for a walk-through.
+
+=======================  =========================================================
+players                  2 to 4 (parameter ``players``, default 4)
+distinct actions         54 (the env's action table: select a card 0..51, play, pass)
+chance outcomes          52 cards: each game's deal card by card, the ``13 · players``
+                         dealt cards (51 at four players, the last forced); Thirteen has
+                         no dealer
+utility                  zero-sum; the final place's value, +1 down to -1 (places by
+                         going out, or by match score with ``episode="match"``)
+game length              decisions: a game at most ``13 · n`` selections, ``13 · n``
+                         plays, ``n - 1`` passes after each play and one instant-win
+                         declaration; a match at most ``max_games`` games
+parameters               every ``ThirteenConfig`` field (``num_players`` as ``players``)
+=======================  =========================================================
+"""
+
+from __future__ import annotations
+
+from schnauz_env.openspiel.core import CardGame, GameSpec, game_type, pyspiel
+from schnauz_env.thirteen.config import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ThirteenConfig
+from schnauz_env.thirteen.engine import NUM_ACTIONS, new_game
+from schnauz_env.thirteen.observation import ObservationEncoder
+from schnauz_env.thirteen.render import render_text
+
+
+def max_game_length(config: ThirteenConfig) -> int:
+    """Each dealt card is selected once and played in a play of at least one card, at
+    most ``n - 1`` passes follow a play before the table clears, and one instant win
+    may be declared: ``13n + 13n + 13n(n - 1) + 1`` per game."""
+    n = config.num_players
+    cards = HAND_SIZE * n
+    games = 1 if config.episode == "game" else config.max_games
+    return games * (2 * cards + cards * (n - 1) + 1)
+
+
+def utility_bounds(config: ThirteenConfig) -> tuple[float, float]:
+    """Places' values: +1 for the best down to -1."""
+    return -1.0, 1.0
+
+
+def dealt_cards(config: ThirteenConfig) -> int:
+    """The dealt cards are chance's (the last of a full deck then forced); the undealt
+    rest, which no seat ever sees, follows in card order."""
+    return min(HAND_SIZE * config.num_players, len(config.deck_cards) - 1)
+
+
+SPEC = GameSpec(
+    short_name="python_thirteen",
+    long_name="Python Thirteen",
+    config_class=ThirteenConfig,
+    new_game=new_game,
+    encoder_class=ObservationEncoder,
+    render_text=render_text,
+    num_actions=NUM_ACTIONS,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    max_game_length=max_game_length,
+    utility_bounds=utility_bounds,
+    dealt_cards=dealt_cards,
+)
+GAME_TYPE = game_type(SPEC)
+
+
+class ThirteenGame(CardGame):
+    """Thirteen as an OpenSpiel game (``pyspiel.load_game("python_thirteen", params)``)."""
+
+    spec = SPEC
+    game_type = GAME_TYPE
+
+
+pyspiel.register_game(GAME_TYPE, ThirteenGame)

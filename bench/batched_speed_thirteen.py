@@ -20,9 +20,9 @@ of one player (chance nodes are not counted):
 
 Runs are interleaved and repeated; the median is reported, with the ratio to leduc of
 the same kind (with or without observations) measured in the same run. ``--profile``
-adds where the time of a step goes: the compiled kernels one at a time (moves and masks,
-the observation, drawing the random actions) and the Python around them. The first run
-compiles the kernels (cached on disk afterwards).
+adds where the time of a step goes, in CPU time: the step with and without the view,
+drawing the random actions, a full view alone, and the same moves without Python between
+steps. The first run compiles the kernels (cached on disk afterwards).
 """
 
 from __future__ import annotations
@@ -93,7 +93,8 @@ def spiel_runner(name: str, observe: bool) -> Runner:
 
 
 def profile(batch: int, players: int, seconds: float) -> None:
-    """Time each compiled piece of a step on the same positions, per agent-step."""
+    """CPU time of each piece of a step, per agent-step (``time.process_time``, so other
+    jobs on the machine slow the figures down but do not count in them)."""
     from schnauz_env.batched.thirteen import BatchedThirteen
     from schnauz_env.batched.thirteen import kernels as K
 
@@ -107,31 +108,32 @@ def profile(batch: int, players: int, seconds: float) -> None:
     quiet = BatchedThirteen(num_games=batch, num_players=players, seed=0, observe=False)
     quiet.reset()
 
-    def rate(fn: Callable[[], None]) -> float:
+    def cost(fn: Callable[[], None]) -> float:
         fn()
         best = float("inf")
         for _ in range(5):
             reps = 0
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds / 5:
+            start = time.process_time()
+            while time.process_time() - start < seconds / 5:
                 fn()
                 reps += 1
-            best = min(best, (time.perf_counter() - start) / (reps * batch))
+            best = min(best, (time.process_time() - start) / (reps * batch))
         return best * 1e9
 
+    def views() -> None:
+        K.k_observe(eng.tables, eng.state, games, seats, out)
+
     parts = {
-        "step + random actions, with obs (API)": lambda: eng.step(eng.random_actions()),
-        "step + random actions, no obs (API)": lambda: quiet.step(quiet.random_actions()),
+        "API step + random actions, with obs": lambda: eng.step(eng.random_actions()),
+        "API step + random actions, no obs": lambda: quiet.step(quiet.random_actions()),
         "  random_actions alone": eng.random_actions,
-        "  the observation alone (k_observe)": lambda: K.k_observe(
-            eng.tables, eng.state, games, seats, out
-        ),
+        "  a full view of every game (k_observe)": views,
         "play_random, with obs (no Python)": lambda: eng.play_random(1),
         "play_random, no obs (no Python)": lambda: quiet.play_random(1),
     }
-    print(f"\nwhere the time goes (B={batch}, {players} players; ns per agent-step, best of 5)")
+    print(f"\nwhere the time goes (B={batch}, {players} players; CPU ns per agent-step, best of 5)")
     for name, fn in parts.items():
-        print(f"{name:<44} {rate(fn):8.0f}")
+        print(f"{name:<44} {cost(fn):8.0f}")
 
 
 def main() -> None:

@@ -89,8 +89,10 @@ def instant_deck(config: ThirteenConfig, rng: np.random.Generator) -> list[str]:
 class Reference:
     """One reference game (or match) and the AEC env's reward bookkeeping for it."""
 
-    def __init__(self, config: ThirteenConfig, seed: int, settler: raw_env, deck=None) -> None:
-        self.state = new_game(config, np.random.default_rng(seed), deck=deck)
+    def __init__(
+        self, config: ThirteenConfig, seed: int, settler: raw_env, deck=None, scores=None
+    ) -> None:
+        self.state = new_game(config, np.random.default_rng(seed), deck=deck, scores=scores)
         self.settler = settler
         self.names = settler.possible_agents
         self.returns = [0.0] * config.num_players
@@ -160,10 +162,20 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
     stacked = {}
     if config.instant_wins:
         stacked = {g: instant_deck(config, rng) for g in range(b) if rng.random() < 0.1}
+    # a match may start from points already scored (the reset option "scores")
+    scores = np.zeros((b, n), dtype=np.int64)
+    if config.episode == "match":
+        ahead = rng.random(b) < 0.2
+        scores[ahead] = rng.integers(0, config.target_points + 2, size=(int(ahead.sum()), n))
     eng = BatchedThirteen(b, config, observe=True, auto_reset=False)
-    eng.reset(decks=make_decks(config, seeds, stacked))
+    eng.reset(decks=make_decks(config, seeds, stacked), scores=scores)
     settler = raw_env(**config.to_dict())
-    refs = [Reference(config, s, settler, stacked.get(g)) for g, s in enumerate(seeds)]
+    refs = [
+        Reference(
+            config, s, settler, stacked.get(g), scores[g].tolist() if scores[g].any() else None
+        )
+        for g, s in enumerate(seeds)
+    ]
     enc = ObservationEncoder(config)
     weights = STYLES[rng.integers(len(STYLES), size=b)]
     cache: dict = {}

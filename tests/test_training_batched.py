@@ -15,9 +15,9 @@ pytest.importorskip("numba")
 
 from policies.mlp import load_model_policy, read_model
 from policies.pool import OpponentPool
-from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.features import MoveFeatures
+from schnauz_env.vector import SchnauzVecEnv
 from schnauz_env.wrappers.vec_env import FeatureVecEnv
 from training.rewards import (
     LivesRewardVecEnv,

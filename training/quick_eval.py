@@ -5,7 +5,7 @@
 
 Each model file plays one seat (drawn per game) of ``--games`` 4-player games against
 ``--opponent`` at every other seat (default ``expert-jit``), all games at once in
-:class:`schnauz_env.batched.SchnauzVecEnv`. It prints the model's win rate with a 95%
+:class:`schnauz_env.vector.SchnauzVecEnv`. It prints the model's win rate with a 95%
 Wilson interval, its mean place and the lives it lost per game. The deals are the same
 for every model (same seed), but the games are *not* duplicate deals with rotated seats
 as in ``schnauz-eval``: use this to compare many checkpoints in seconds, and
@@ -25,9 +25,9 @@ from tyro.conf import Positional, arg
 from policies import make_policy
 from policies.evaluation.stats import wilson_interval
 from policies.mlp import load_model_policy
-from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.common.options import parse_rules
 from schnauz_env.schnauz import SchnauzConfig
+from schnauz_env.vector import SchnauzVecEnv
 from training.args import parse_args
 from training.rewards import LivesRewardVecEnv
 

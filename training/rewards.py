@@ -147,7 +147,7 @@ class WinRewardVecEnv(MaskedVecEnvWrapper):
 
     The env's own reward is the place value (+1 for first down to -1 for last), which
     values every place; this one trains for the win rate alone. Needs a VecEnv whose
-    terminal infos carry ``"place"`` (:class:`schnauz_env.batched.SchnauzVecEnv`).
+    terminal infos carry ``"place"`` (:class:`schnauz_env.vector.SchnauzVecEnv`).
     """
 
     def __init__(self, venv: VecEnv, num_players: int) -> None:

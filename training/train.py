@@ -58,7 +58,7 @@ class Args(PPOArgs, TableArgs):
     """parallel environments"""
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
     """how the environments run: in this process, one process each, or (Schnauz, one table
-    size) all games in the compiled batched engine (:class:`schnauz_env.batched.SchnauzVecEnv`)"""
+    size) all games in the compiled batched engine (:class:`schnauz_env.vector.SchnauzVecEnv`)"""
     opponent_workers: int = 0
     """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
     reward: Literal["place", "win", "lives", "win-chance"] = "place"
@@ -141,7 +141,7 @@ def make_vec_env(
     batched engine's opponent pool too (``None`` for the AEC views, which hold one each)."""
     pool = None
     if args.vec_env == "batched":
-        from schnauz_env.batched import SchnauzVecEnv
+        from schnauz_env.vector import SchnauzVecEnv
 
         if args.game != "schnauz" or len(args.table_sizes) != 1:
             raise ValueError("--vec-env batched runs Schnauz at one table size (--table-sizes N)")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -36,6 +37,7 @@ from training.evaluation import (
     baseline_columns,
     plot_learning_curve,
     print_row,
+    win_rate,
     write_csv,
 )
 
@@ -323,6 +325,19 @@ def train(args: Args) -> Path:
     algo.stop()
     print(f"run directory: {out}\nmodel: {final}")
     return out
+
+
+def evaluate_model(
+    path: Path, args: Args, rules: dict[str, Any], opponent: str
+) -> dict[str, float]:
+    """Deprecated: :func:`training.evaluation.win_rate` (or ``baseline_columns``)."""
+    warnings.warn(
+        "training.rllib_train.evaluate_model is deprecated; use training.evaluation.win_rate",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    players, games, seed = args.eval_table_size, args.eval_games, args.seed + 7
+    return win_rate(path, opponent, args.game, players, rules, games, seed, args.eval_workers)
 
 
 def main(argv: list[str] | None = None) -> None:

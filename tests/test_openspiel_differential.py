@@ -24,7 +24,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from schnauz_env.common.engine import first_dealer, shuffled_deck  # noqa: E402
-from schnauz_env.openspiel import GAME_NAMES  # noqa: E402
+from schnauz_env.openspiel import GAME_NAMES, parameters_of  # noqa: E402
 from schnauz_env.scat.env import raw_env as scat_env  # noqa: E402
 from schnauz_env.schnauz.env import raw_env as schnauz_env  # noqa: E402
 from schnauz_env.thirteen.env import raw_env as thirteen_env  # noqa: E402
@@ -77,14 +77,6 @@ def random_options(game: str, rng: np.random.Generator) -> dict[str, Any]:
     )
 
 
-def params_of(options: dict[str, Any]) -> dict[str, Any]:
-    """OpenSpiel parameters of env options (``players``; ``first_dealer=None`` is -1)."""
-    params = {("players" if k == "num_players" else k): v for k, v in options.items()}
-    if "first_dealer" in params and params["first_dealer"] is None:
-        params["first_dealer"] = -1
-    return params
-
-
 def env_deal(config: Any, seed: int) -> tuple[int | None, Iterator[list[int]]]:
     """The first dealer and the decks the env's generator draws for ``seed``, in order."""
     rng = np.random.default_rng(seed)
@@ -112,7 +104,7 @@ def play_both(game: str, options: dict[str, Any], seed: int) -> int:
 
     env.reset(seed=seed)
     collect()
-    os_game = pyspiel.load_game(GAME_NAMES[game], params_of(options))
+    os_game = pyspiel.load_game(GAME_NAMES[game], parameters_of(options))
     state = os_game.new_initial_state()
     observer = make_observation(os_game)  # one observer for every seat (the fast path)
     dealer, decks = env_deal(config, seed)

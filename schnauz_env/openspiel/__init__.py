@@ -23,6 +23,7 @@ from schnauz_env.openspiel.core import (
     GameSpec,
     config_of,
     parameter_specification,
+    parameters_of,
     seeded_resampler,
 )
 from schnauz_env.openspiel.scat import ScatGame
@@ -48,5 +49,6 @@ __all__ = [
     "ThirteenGame",
     "config_of",
     "parameter_specification",
+    "parameters_of",
     "seeded_resampler",
 ]

@@ -93,10 +93,20 @@ class GameSpec:
 def parameter_specification(spec: GameSpec) -> dict[str, Any]:
     """The game's parameters and their defaults: every field of the rules config, with
     ``num_players`` named ``players`` and ``first_dealer=None`` written ``-1``."""
+    return parameters_of({f.name: f.default for f in dataclasses.fields(spec.config_class)})
+
+
+def parameters_of(config: Any) -> dict[str, Any]:
+    """The OpenSpiel parameters of a rules config (or a dict of its options): the
+    inverse of :func:`config_of`."""
+    options = config if isinstance(config, Mapping) else config.to_dict()
     params: dict[str, Any] = {}
-    for f in dataclasses.fields(spec.config_class):
-        name = PLAYERS_PARAMETER if f.name == "num_players" else f.name
-        params[name] = DEALER_BY_CHANCE if f.default is None else f.default
+    for name, value in options.items():
+        if name == "num_players":
+            name = PLAYERS_PARAMETER
+        elif name == "first_dealer" and value is None:
+            value = DEALER_BY_CHANCE
+        params[name] = value
     return params
 
 

@@ -181,9 +181,14 @@ def encode(st, g, seat, obs, nz, row, fresh):
                     o[x] = 1.0
     z[0] = k
     sf = st.seatf[g]
-    first = SEAT_FEATURES * (n - seat)
-    o[tail : tail + first] = sf[SEAT_FEATURES * seat : SEAT_FEATURES * n]
-    o[tail + first : tail + SEAT_FEATURES * n] = sf[: SEAT_FEATURES * seat]
+    f = tail
+    s = seat
+    for _ in range(n):
+        x = SEAT_FEATURES * s
+        for i in range(SEAT_FEATURES):  # a constant count: unrolled, unlike a slice copy
+            o[f + i] = sf[x + i]
+        f += SEAT_FEATURES
+        s = s + 1 if s + 1 < n else 0
     o[cfg[C_O_DEALER] + rel(gs[g, F_DEALER], seat, n)] = 1.0
     if gs[g, F_KNOCKER] >= 0:
         o[cfg[C_O_KNOCKER] + rel(gs[g, F_KNOCKER], seat, n)] = 1.0

@@ -243,6 +243,28 @@ def test_whole_games_return_the_final_places_values(name):
         assert sum(state.returns()) == pytest.approx(0.0)
 
 
+@pytest.mark.parametrize("name", list(GAMES))
+def test_playout_plays_a_copy_to_the_end(name):
+    import random
+
+    game = pyspiel.load_game(name, {"players": 3, **({} if "thirteen" in name else {"lives": 0})})
+    state = play_to_decision(game.new_initial_state(), np.random.default_rng(4), decisions=2)
+    before = (str(state), state.history())
+    returns = state.playout(random.Random(0))
+    assert (str(state), state.history()) == before
+    assert sorted(returns) == pytest.approx([place_value(p, 3) for p in (3, 2, 1)])
+
+
+def test_parameters_of_inverts_config_of():
+    from schnauz_env.openspiel import config_of, parameters_of
+
+    config = ScatConfig(num_players=5, lives=1, buy_ins=2, first_dealer=None, four_card=True)
+    params = parameters_of(config)
+    assert params["players"] == 5 and params["first_dealer"] == -1
+    assert config_of(ScatGame.spec, params) == config
+    assert pyspiel.load_game("python_scat", params).config == config
+
+
 # ----------------------------------------------------------------------------- observer
 @pytest.mark.parametrize("name", list(GAMES))
 def test_observer_is_the_env_encoding_with_named_blocks(name):
@@ -371,6 +393,22 @@ def test_ismcts_plays_whole_games_through_the_wrapper(name, params):
         returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(k))
         assert sum(returns) == pytest.approx(0.0)
         assert sorted(returns) == pytest.approx([place_value(p, n) for p in range(n, 0, -1)])
+
+
+def test_openspiels_rl_environment_runs_whole_games():
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("python_schnauz", players=3, lives=0)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        step = env.reset()
+        total = np.zeros(3)
+        while not step.last():
+            seat = step.observations["current_player"]
+            step = env.step([int(rng.choice(step.observations["legal_actions"][seat]))])
+            total += step.rewards
+        assert sorted(total) == pytest.approx([-1.0, 0.0, 1.0])
+        assert len(step.observations["info_state"][0]) == 436
 
 
 def test_the_game_names_cover_every_game():

@@ -33,7 +33,7 @@ that names the legal actions keeps every information set's actions the same, whi
 
 **Returns** are the AEC env's: place values (:mod:`schnauz_env.common.places`), paid
 when places are decided (whole games), or the game's single-round rewards
-(``episode="round"``); ``rewards()`` is what the last action paid.
+(``episode="round"``); ``rewards()`` is what was paid since the last decision.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ For each game, three sets of ``--games`` expert self-play games at a table of fo
   through its Minari id (``minari.load_dataset`` underneath).
 
 Each is cloned as ``training.train`` clones (MaskablePPO, MLP 128x128 tanh, the game's
-``auto`` features, ``pretrain`` 5 epochs, seed 0), and the clone is scored on its own
+``auto`` features, ``pretrain`` 5 epochs, seeds ``--seeds``), and the clone is scored on its own
 data (``pretrain``'s accuracy, the README's figure) and on a common held-out set of
 ``--held-out`` games (collect, seed 3). A and A2 show the noise between two datasets
-of the same kind; M should sit within it.
+of the same kind, and the seeds the noise of cloning itself; M should sit within it.
 
     python bench/dataset_cloning.py --games 1000 --workers 2
 """
@@ -89,6 +89,9 @@ def main() -> None:
     p.add_argument("--held-out", type=int, default=200)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--epochs", type=int, default=5)
+    p.add_argument(
+        "--seeds", type=int, nargs="+", default=[0], help="cloning seeds (init and batches)"
+    )
     p.add_argument("--game", nargs="+", default=["thirteen", "schnauz", "scat"])
     p.add_argument("--out", default="", help="also write the figures as JSON here")
     args = p.parse_args()
@@ -120,21 +123,23 @@ def main() -> None:
             flush=True,
         )
         for name, raw in sets.items():
-            model = fresh_model(game, config, features, seed=0)
             data = with_features(raw, features)
-            t = time.time()
-            acc = pretrain(model, data, epochs=args.epochs, seed=0)
-            row = {
-                "game": game,
-                "data": name,
-                "decisions": len(raw["obs"]),
-                "train_accuracy": round(acc[-1], 4),
-                "held_out_accuracy": round(held_out_accuracy(model, held), 4),
-                "held_out_decisions": len(held["obs"]),
-                "seconds": round(time.time() - t, 1),
-            }
-            rows.append(row)
-            print(json.dumps(row), flush=True)
+            for seed in args.seeds:
+                model = fresh_model(game, config, features, seed=seed)
+                t = time.time()
+                acc = pretrain(model, data, epochs=args.epochs, seed=seed)
+                row = {
+                    "game": game,
+                    "data": name,
+                    "seed": seed,
+                    "decisions": len(raw["obs"]),
+                    "train_accuracy": round(acc[-1], 4),
+                    "held_out_accuracy": round(held_out_accuracy(model, held), 4),
+                    "held_out_decisions": len(held["obs"]),
+                    "seconds": round(time.time() - t, 1),
+                }
+                rows.append(row)
+                print(json.dumps(row), flush=True)
         del sets, held
     if args.out:
         with open(args.out, "w") as f:

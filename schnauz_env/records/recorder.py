@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Sequence
@@ -56,6 +57,13 @@ def policy_probabilities(policy: Any, obs: np.ndarray, mask: np.ndarray) -> list
     else:
         return None
     return [round(float(x), PROB_DECIMALS) for x in p]
+
+
+@functools.lru_cache(maxsize=32)
+def _rules(config: Any) -> dict[str, Any]:
+    """``config.to_dict()``, once per (frozen, hashable) config: it is the same for
+    every game of an evaluation, and ``dataclasses.asdict`` is slow."""
+    return config.to_dict()
 
 
 class Recorder:
@@ -112,7 +120,7 @@ class Recorder:
         and must be given for a single-round episode (``episode="round"``)."""
         record = Record(
             game=game,
-            rules=config.to_dict(),
+            rules=dict(_rules(config)),
             seats=list(seats),
             actions=list(self.actions),
             seed=int(seed),

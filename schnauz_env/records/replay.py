@@ -27,11 +27,17 @@ from schnauz_env.records.format import Record, RecordError
 RETURNS_TOLERANCE = 1e-9
 
 
+_FLOAT32 = np.dtype(np.float32)
+
+
 def view_crc(observation: np.ndarray) -> int:
     """CRC-32 of an observation vector's float32 bytes (see :func:`view_digest`)."""
-    if observation.dtype != np.float32 or not observation.flags.c_contiguous:
-        observation = np.ascontiguousarray(observation, dtype=np.float32)
-    return zlib.crc32(observation)
+    if observation.dtype == _FLOAT32:
+        try:
+            return zlib.crc32(observation)  # the buffer itself: no copy
+        except ValueError:  # not contiguous ("ndarray is not C-contiguous")
+            pass
+    return zlib.crc32(np.ascontiguousarray(observation, dtype=np.float32))
 
 
 def view_digest(observation: np.ndarray) -> str:

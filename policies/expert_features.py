@@ -51,8 +51,10 @@ from typing import Any
 import numpy as np
 
 from policies import expert_jit as EJ
+from policies.expert_jit import NUM_MOVES
 from policies.schnauz import ExpertParams
 from schnauz_env.schnauz.config import SchnauzConfig
+from schnauz_env.schnauz.engine import DEALER_CHOICE, FINAL_CIRCLE, TURNS
 
 FEATURES_NAME = "schnauz-expert-v1"
 #: Every :class:`~policies.schnauz.ExpertParams` field of ``schnauz-expert-v1``, frozen (the
@@ -83,80 +85,57 @@ TV, TB, FL, FB, KN, DL = 0, 11, 22, 33, 44, 47
 EXPERT_SIZE = 50
 
 
-def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
+def _k_values(obs, key, pts, risk, prm, lay, seeds, out):
     """The expert block of every row of ``obs`` into ``out`` (zeros where it is empty);
     row ``r``'s samples are drawn after seeding with ``seeds[r]``."""
-    # fmt: off
-    (hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
-     work, mh, mt, mk, order) = EJ._workspace(prm)
-    # fmt: on
-    samples = int(prm[EJ.P_SAMPLES])
+    ex = EJ._expert(key, pts, risk, prm, lay)
+    owned = EJ._workspace(ex.prm)
+    ws = EJ._borrow(owned)
+    mk, mv = ws.mk, ws.mv
+    samples = ex.prm.samples
     for r in range(obs.shape[0]):
         np.random.seed(seeds[r])
         for q in range(out.shape[1]):
             out[r, q] = 0.0
-        n, nh, nt, nu, dealer, knocker, phase = EJ._decode(
-            obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen
-        )
-        if nh != 3 or n != lay[EJ.L_N]:
+        view = EJ._decode(obs, r, ex.lay, ws)
+        if not EJ._usable(view, ex.lay):
             continue
-        nact = 0
-        for p in range(n):
-            if not outp[p]:
-                nact += 1
-        if phase == EJ.DEALER_CHOICE:
-            keep, exchange = EJ._dealer_values(
-                key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables
-            )
+        if view.phase == DEALER_CHOICE:
+            keep, exchange = EJ._dealer_values(ex, ws, view)
             out[r, DL] = keep
             out[r, DL + 1] = exchange
-            out[r, DL + 2] = 1.0 if keep >= exchange - prm[EJ.P_KEEP_MARGIN] else 0.0
+            out[r, DL + 2] = 1.0 if EJ._dealer_keeps(ex.prm, keep, exchange) else 0.0
             continue
-        if nt != 3:
+        if view.nt != 3:
             continue
-        EJ._candidates(hand, table, mh, mt, mk, key)
-        if phase == EJ.TURNS:
-            nxt, nfeed, ntab = EJ._turn_samples(
-                key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands
-            )
-            best_m = -1
-            best_v = 0.0
-            for m in range(11):
-                v = EJ._turn_value(
-                    key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m
-                )
-                out[r, TV + m] = v
-                if best_m < 0 or v > best_v + 1e-9:
-                    best_m, best_v = m, v
+        EJ._candidates(ex.key, ws)
+        if view.phase == TURNS:
+            smp = EJ._turn_samples(ex, ws, view)
+            best_m = EJ._turn_values(ex, ws, view.nact, smp)
+            for m in range(NUM_MOVES):
+                out[r, TV + m] = mv[m]
             out[r, TB + best_m] = 1.0
-            if knocker < 0:  # ExpertPolicy._should_knock, every sample counted
-                mine = mk[10]
-                losses = 0
-                for _ in range(samples):
-                    if EJ._knock_loses(
-                        key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine
-                    ):
-                        losses += 1
+            if view.knocker < 0:  # ExpertPolicy._should_knock, every sample counted
+                mine = mk[EJ.M_PASS]
+                est = EJ._knock_losses(ex, ws, view, mine, 0.0, False) / samples
                 stuck = True
-                for m in range(10):
+                for m in range(EJ.M_PASS):
                     if mk[m] > mine:
                         stuck = False
-                est = losses / samples
-                limit = EJ._knock_limit(prm, stuck, 1, n, lives, outp, swim)
+                limit = EJ._knock_limit(ex.prm, ws, view, stuck, 1)
                 out[r, KN] = est
                 out[r, KN + 1] = limit
-                if pts[hand[0], hand[1], hand[2]] >= prm[EJ.P_MIN_KNOCK] and est < limit:
+                hand = ws.hand
+                if ex.pts[hand[0], hand[1], hand[2]] >= ex.prm.min_knock and est < limit:
                     out[r, KN + 2] = 1.0
-        elif phase == EJ.FINAL_CIRCLE:
-            no = EJ._final_order(n, outp, knocker, order)
+        elif view.phase == FINAL_CIRCLE:
+            no = EJ._final_order(view, ws.outp, ws.order)
             if no > 0:
-                EJ._deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples)
+                EJ._deal_samples(ex, ws, view, samples)
             best_m = -1
-            for m in range(11):
+            for m in range(NUM_MOVES):
                 if no > 0:
-                    losses = EJ._move_losses(
-                        key, n, outp, hands, samples, order, no, work, mt, mk[m], m, -1
-                    )
+                    losses = EJ._move_losses(ex.key, ws, view.n, samples, no, m, -1)
                     out[r, FL + m] = losses / samples
                 if (
                     best_m < 0
@@ -165,6 +144,7 @@ def _k_values(obs, lay, prm, key, pts, risk, seeds, out):
                 ):
                     best_m = m
             out[r, FB + best_m] = 1.0
+    EJ._release(owned)
 
 
 _kernel: Any = None
@@ -174,9 +154,9 @@ def _compiled_kernel() -> Any:
     global _kernel
     if _kernel is None:
         EJ._compile()  # the helpers this kernel calls, as numba functions
-        from schnauz_env.batched import _jit
+        from schnauz_env.batched import jit
 
-        _kernel = _jit.njit(_k_values) if EJ._compiled and _jit.HAVE_NUMBA else _k_values
+        _kernel = jit.njit(_k_values) if EJ._compiled and jit.HAVE_NUMBA else _k_values
     return _kernel
 
 
@@ -194,10 +174,7 @@ class ExpertFeatures:
         self.moves = MoveFeatures(config)
         self.obs_size = self.moves.obs_size
         self.size = self.moves.size + EXPERT_SIZE
-        self._prm = EJ.param_vector(self.params)
-        self._key, self._pts = EJ.jit_tables(config)
-        self._risk = EJ.risk_table()
-        self._lay = EJ.layout_vector(config)
+        self._ex = EJ.kernel_inputs(config, self.params)
         # Row hash: a fixed random projection of the observation, its bits as the seed.
         self._mix = np.random.default_rng(seed).random(self.obs_size) * 2.0**20
         self._kernel = _compiled_kernel()
@@ -215,7 +192,7 @@ class ExpertFeatures:
         out = np.zeros((obs.shape[0], EXPERT_SIZE), dtype=np.float64)
         if obs.shape[0]:
             seeds = self.seeds(obs)
-            self._kernel(obs, self._lay, self._prm, self._key, self._pts, self._risk, seeds, out)
+            self._kernel(obs, *self._ex, seeds, out)
         return out.astype(np.float32)
 
     def features(self, obs: np.ndarray) -> np.ndarray:

@@ -38,43 +38,148 @@ stays cheap): the kernels below are plain module-level Python until
 :func:`_compile` rebinds them to ``numba.njit(cache=True)`` versions. Without numba
 they stay plain Python: correct, about as slow as the reference, and drawing from (and
 seeding) numpy's global generator.
+
+The kernels take the rules' own action ids, phases and observation layout by import
+(:mod:`schnauz_env.schnauz.engine`, :mod:`~schnauz_env.schnauz.observation`), and pass
+named structures between them: the parameters and the layout as records
+(:data:`PARAMS_DTYPE`, :data:`LAYOUT_DTYPE`), the tables as an :class:`Expert`, the
+scratch arrays as a :class:`Workspace` and a decoded observation's numbers as a
+:class:`View`.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from policies.base import Policy, register_policy
+from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
+from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
+from schnauz_env.schnauz.engine import (
+    DEALER_CHOICE,
+    EXCHANGE,
+    FINAL_CIRCLE,
+    KEEP,
+    KNOCK,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    SWAP_ALL,
+    SWAP_BASE,
+)
+from schnauz_env.schnauz.hands import INSTANT_KEY
+from schnauz_env.schnauz.observation import (
+    SEAT_AT_TABLE,
+    SEAT_FEATURES,
+    SEAT_IN_GAME,
+    SEAT_LIVES,
+    SEAT_SWIMMING,
+    ObservationLayout,
+)
 
-if TYPE_CHECKING:
-    from policies.schnauz import ExpertParams
-    from schnauz_env.schnauz.config import SchnauzConfig
-
-# Actions and phases (the engine's values; checked against it in the tests).
-KEEP, EXCHANGE, SWAP_ALL, PASS, KNOCK = 0, 1, 11, 12, 13
-DEALER_CHOICE, TURNS, FINAL_CIRCLE, OVER = 0, 1, 2, 3
-SCHNAUZ_KEY = 2 << 20  # hand keys at or above this are Schnauz or Fire
-MAXP = 6
-
-# Layout vector: where the blocks start in the observation (see _layout_vector).
-L_HAND, L_TABLE, L_OOP, L_KNOWN, L_SEATS, L_DEALER, L_KNOCKER, L_PHASE = range(8)
-L_NC, L_LO, L_LSCALE, L_N, L_SIZE = 8, 9, 10, 11, 12
-NLAY = 13
-
-# Parameter vector (see _param_vector).
-P_SAMPLES, P_KNOCK_SHARE, P_LIVES_SLOPE, P_SWIM, P_STUCK, P_MIN_KNOCK, P_PATIENCE = range(7)
-P_SKILL, P_KEEP_MARGIN, P_FEED_SAMPLES, P_RISK_NOW, P_TABLE_SAMPLES = 7, 10, 11, 12, 13
-P_FEED_RISK, P_FINAL_MC = 14, 15
-NPRM = 16
+MAXP = MAX_PLAYERS
+#: The turn moves but knock, move ``m`` being action ``SWAP_BASE + m``: the nine swaps
+#: (hand slot ``i``, table slot ``j`` is ``m = 3 * i + j``), then swap all, then pass.
+NUM_MOVES = NUM_ACTIONS - SWAP_BASE - 1
+M_SWAP_ALL, M_PASS = SWAP_ALL - SWAP_BASE, PASS - SWAP_BASE
 
 # Turn-counter modes of _k_turns.
 MODE_SINGLE, MODE_GAMES = 1, 2
 
+# ------------------------------------------------------------------ what the kernels take
+# The kernels pass named structures, not long positional lists: numpy records for the
+# parameters and the observation layout (one-element record arrays from Python, cheap to
+# hand to a compiled function; their fields are read by name), and named tuples, which
+# numba compiles like structs, for the rest.
 
-def unmanaged(x):  # replaced by schnauz_env.batched._jit.unmanaged in _compile
+#: The :class:`~policies.schnauz.ExpertParams` the kernels read (:func:`param_record`).
+PARAMS_DTYPE = np.dtype(
+    [
+        ("samples", np.int64),
+        ("knock_share", np.float64),
+        ("lives_slope", np.float64),
+        ("swim_factor", np.float64),
+        ("stuck_share", np.float64),
+        ("min_knock", np.float64),
+        ("patience", np.int64),
+        ("skill", np.int64, (3,)),
+        ("keep_margin", np.float64),
+        ("feed_samples", np.int64),
+        ("risk_now", np.float64),
+        ("table_samples", np.int64),
+        ("feed_risk", np.float64),
+        ("final_mc", np.bool_),
+    ],
+    align=True,
+)
+#: Where the observation's blocks start, and the sizes to decode it (:func:`layout_record`).
+LAYOUT_DTYPE = np.dtype(
+    [
+        (name, np.int64)
+        for name in (
+            "hand",
+            "table",
+            "out_of_play",
+            "known",
+            "seats",
+            "dealer",
+            "knocker",
+            "phase",
+            "num_cards",
+            "lowest_card",
+            "lives_scale",
+            "players",
+            "obs_size",
+        )
+    ],
+    align=True,
+)
+#: Everything the kernels read and never write, for one config and parameter set
+#: (:func:`_expert`): ``key`` / ``pts`` (:func:`jit_tables`), ``risk``
+#: (:func:`risk_table`), the parameters ``prm`` and the layout ``lay`` (records).
+Expert = namedtuple("Expert", ["key", "pts", "risk", "prm", "lay"])
+#: The arrays one row's decision works in (:func:`_workspace`): the decoded view
+#: (``hand``, ``table``, each position's ``known`` cards and their count ``nknown``,
+#: ``lives``, ``outp`` (out), ``swim``, the ``unseen`` cards), the samples (``pool`` and
+#: ``perm`` of cards, random ``tables``, model ``hands[sample, position]``, ``work``), the
+#: candidate moves (new hand ``mh``, new table ``mt``, hand key ``mk``, turn value ``mv``)
+#: and the final circle's reply ``order``.
+Workspace = namedtuple(
+    "Workspace",
+    [
+        "hand",
+        "table",
+        "known",
+        "nknown",
+        "lives",
+        "outp",
+        "swim",
+        "unseen",
+        "pool",
+        "perm",
+        "tables",
+        "hands",
+        "work",
+        "mh",
+        "mt",
+        "mk",
+        "mv",
+        "order",
+    ],
+)
+#: The numbers of a decoded observation (:func:`_decode`; the cards are in the
+#: :class:`Workspace`): players ``n``, hand / table / unseen card counts, the dealer's
+#: and the knocker's position (-1: nobody knocked), the phase and the active players.
+View = namedtuple("View", ["n", "nh", "nt", "nu", "dealer", "knocker", "phase", "nact"])
+#: The samples of an ordinary turn (:func:`_turn_samples`): the next player ``nxt``
+#: (-1: none), how many of its model hands (``hands[:nfeed, nxt]``) and random tables.
+TurnSamples = namedtuple("TurnSamples", ["nxt", "nfeed", "ntab"])
+
+
+def unmanaged(x):  # replaced by schnauz_env.batched.jit.unmanaged in _compile
     return x
 
 
@@ -105,14 +210,16 @@ def _best_reply(key, a, b, c, x, y, z):
     return best, h0, h1, h2, t0, t1, t2
 
 
-def _gain(key, pts, a, b, c, x, y, z):
+def _gain(ex, a, b, c, x, y, z):
     """Points the hand ``a b c`` gains by its best reply on the table ``x y z``."""
-    _, h0, h1, h2, _, _, _ = _best_reply(key, a, b, c, x, y, z)
-    return pts[h0, h1, h2] - pts[a, b, c]
+    _, h0, h1, h2, _, _, _ = _best_reply(ex.key, a, b, c, x, y, z)
+    return ex.pts[h0, h1, h2] - ex.pts[a, b, c]
 
 
-def _hand_risk(key, pts, risk, players, a, b, c, tables, ntab, w):
-    """ExpertPolicy._hand_risk: the risk now blended with the risk after one more swap."""
+def _hand_risk(ex, players, a, b, c, tables, ntab):
+    """ExpertPolicy._hand_risk: the risk now blended with the risk after one more swap
+    from each of the random ``tables[:ntab]``."""
+    key, pts, risk = ex.key, ex.pts, ex.risk
     now = risk[players, int(2.0 * pts[a, b, c])]
     if ntab == 0:
         return now
@@ -120,11 +227,14 @@ def _hand_risk(key, pts, risk, players, a, b, c, tables, ntab, w):
     for q in range(ntab):
         _, h0, h1, h2, _, _, _ = _best_reply(key, a, b, c, tables[q, 0], tables[q, 1], tables[q, 2])
         later += risk[players, int(2.0 * pts[h0, h1, h2])]
+    w = ex.prm.risk_now
     return w * now + (1.0 - w) * later / ntab
 
 
-def _candidates(hand, table, mh, mt, mk, key):
-    """policies.schnauz.candidates: move ``m`` is action ``2 + m`` (swaps, swap all, pass)."""
+def _candidates(key, ws):
+    """policies.schnauz.candidates of ``ws.hand`` and ``ws.table`` into ``ws.mh``,
+    ``ws.mt`` and their keys ``ws.mk`` (move ``m`` is action ``SWAP_BASE + m``)."""
+    hand, table, mh, mt, mk = ws.hand, ws.table, ws.mh, ws.mt, ws.mk
     for i in range(3):
         for j in range(3):
             m = 3 * i + j
@@ -134,26 +244,25 @@ def _candidates(hand, table, mh, mt, mk, key):
             mh[m, i] = table[j]
             mt[m, j] = hand[i]
     for q in range(3):
-        mh[9, q] = table[q]
-        mt[9, q] = hand[q]
-        mh[10, q] = hand[q]
-        mt[10, q] = table[q]
-    for m in range(11):
+        mh[M_SWAP_ALL, q] = table[q]
+        mt[M_SWAP_ALL, q] = hand[q]
+        mh[M_PASS, q] = hand[q]
+        mt[M_PASS, q] = table[q]
+    for m in range(NUM_MOVES):
         mk[m] = key[mh[m, 0], mh[m, 1], mh[m, 2]]
 
 
 # ------------------------------------------------------------------ decoding
-def _decode(obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen):
-    """decode_observation of row ``r``, into the given arrays.
-
-    Returns ``(n, hand size, table size, unseen count, dealer, knocker or -1, phase)``.
-    """
-    nc = lay[L_NC]
-    lo = lay[L_LO]
+def _decode(obs, r, lay, ws):
+    """decode_observation of row ``r`` into the cards of ``ws``; returns its :class:`View`."""
+    hand, table, known, nknown = ws.hand, ws.table, ws.known, ws.nknown
+    lives, outp, swim, unseen = ws.lives, ws.outp, ws.swim, ws.unseen
+    nc = lay.num_cards
+    lo = lay.lowest_card
     located = np.int64(0)
     nh = 0
     for i in range(3):
-        base = lay[L_HAND] + i * nc
+        base = lay.hand + i * nc
         for j in range(nc):
             if obs[r, base + j] != 0 and nh < 3:
                 hand[nh] = j + lo
@@ -161,34 +270,37 @@ def _decode(obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen):
                 located |= np.int64(1) << (j + lo)
     nt = 0
     for i in range(3):
-        base = lay[L_TABLE] + i * nc
+        base = lay.table + i * nc
         for j in range(nc):
             if obs[r, base + j] != 0 and nt < 3:
                 table[nt] = j + lo
                 nt += 1
                 located |= np.int64(1) << (j + lo)
-    base = lay[L_OOP]
+    base = lay.out_of_play
     for j in range(nc):
         if obs[r, base + j] != 0:
             located |= np.int64(1) << (j + lo)
-    seats = lay[L_SEATS]
+    seats = lay.seats
     total = 0.0
     for k in range(MAXP):
-        total += obs[r, seats + 4 * k]
+        total += obs[r, seats + SEAT_FEATURES * k + SEAT_AT_TABLE]
     n = int(np.floor(total + 0.5))
-    scale = lay[L_LSCALE]
+    scale = lay.lives_scale
     for k in range(MAXP):
         nknown[k] = 0
         lives[k] = 0
         outp[k] = 0
         swim[k] = 0
+    nact = 0
     for k in range(min(n, MAXP)):
-        f = seats + 4 * k
-        outp[k] = 0 if obs[r, f + 1] > 0.5 else 1
-        swim[k] = 1 if obs[r, f + 2] > 0.5 else 0
-        lives[k] = int(np.floor(obs[r, f + 3] * scale + 0.5))
+        f = seats + SEAT_FEATURES * k
+        outp[k] = 0 if obs[r, f + SEAT_IN_GAME] > 0.5 else 1
+        swim[k] = 1 if obs[r, f + SEAT_SWIMMING] > 0.5 else 0
+        lives[k] = int(np.floor(obs[r, f + SEAT_LIVES] * scale + 0.5))
+        if not outp[k]:
+            nact += 1
         if k > 0:
-            base = lay[L_KNOWN] + (k - 1) * nc
+            base = lay.known + (k - 1) * nc
             for j in range(nc):
                 if obs[r, base + j] != 0:
                     if nknown[k] < 3:
@@ -202,27 +314,28 @@ def _decode(obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen):
             nu += 1
     dealer = 0
     for k in range(MAXP):
-        if obs[r, lay[L_DEALER] + k] != 0:
+        if obs[r, lay.dealer + k] != 0:
             dealer = k
             break
     knocker = -1
     for k in range(MAXP):
-        if obs[r, lay[L_KNOCKER] + k] != 0:
+        if obs[r, lay.knocker + k] != 0:
             knocker = k
             break
     phase = OVER
     for k in range(3):
-        if obs[r, lay[L_PHASE] + k] != 0:
+        if obs[r, lay.phase + k] != 0:
             phase = k  # DEALER_CHOICE, TURNS, FINAL_CIRCLE are 0, 1, 2
             break
-    return n, nh, nt, nu, dealer, knocker, phase
+    return View(n, nh, nt, nu, dealer, knocker, phase, nact)
 
 
 # ------------------------------------------------------------------ randomness
 def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
     """sample_hands for position ``p``: its known cards and the best of ``draws`` random
     completions from ``pool[:m]`` into ``hands[s, p]``; returns the new pool size (the
-    dealt cards are removed from the pool when ``remove``)."""
+    dealt cards are removed from the pool when ``remove``). Called in the innermost
+    loops, so it takes its arrays one by one (a whole :class:`Workspace` costs a copy)."""
     k = 3 - nknown[p]
     if k <= 0:
         for q in range(3):
@@ -272,6 +385,11 @@ def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
     return m
 
 
+def _draws(prm, nknown):
+    """How many random draws the opponent model takes for a hand with ``nknown`` known cards."""
+    return prm.skill[2 - nknown] if nknown < 3 else 0
+
+
 def _draw_distinct(perm, m, count):
     """Move ``count`` uniformly drawn distinct entries of ``perm[:m]`` to its front."""
     for q in range(count):
@@ -279,135 +397,96 @@ def _draw_distinct(perm, m, count):
         perm[q], perm[i] = perm[i], perm[q]
 
 
-def _random_tables(unseen, nu, perm, count, tables):
-    """ExpertPolicy._random_tables: ``count`` random tables of unseen cards (0 if too few)."""
+def _random_tables(ws, nu, count):
+    """ExpertPolicy._random_tables: ``count`` random tables of unseen cards into
+    ``ws.tables``; returns how many (0 if fewer than three cards are unseen)."""
     if nu < 3:
         return 0
+    perm, tables = ws.perm, ws.tables
     for i in range(nu):
-        perm[i] = unseen[i]
+        perm[i] = ws.unseen[i]
     for q in range(count):
         _draw_distinct(perm, nu, 3)
         tables[q, 0], tables[q, 1], tables[q, 2] = perm[0], perm[1], perm[2]
     return count
 
 
-# ------------------------------------------------------------------ decisions
-def _knock_limit(prm, stuck, turns, n, lives, outp, swim):
+# ------------------------------------------------------------------ knocking
+def _knock_limit(prm, ws, view, stuck, turns):
     """ExpertPolicy.knock_limit."""
-    nact = 0
+    lives = ws.lives
     others = 0
-    for k in range(n):
-        if not outp[k]:
-            nact += 1
-            if k > 0:
-                others += lives[k]
-    share = prm[P_STUCK] if stuck else prm[P_KNOCK_SHARE]
+    for k in range(1, view.n):
+        if not ws.outp[k]:
+            others += lives[k]
+    nact = view.nact
+    share = prm.stuck_share if stuck else prm.knock_share
     limit = share / nact
-    limit *= 1.0 + prm[P_LIVES_SLOPE] * (lives[0] - others / (nact - 1))
-    if swim[0]:
-        limit *= prm[P_SWIM]
-    patience = int(prm[P_PATIENCE])
+    limit *= 1.0 + prm.lives_slope * (lives[0] - others / (nact - 1))
+    if ws.swim[0]:
+        limit *= prm.swim_factor
+    patience = prm.patience
     if turns > patience:
         limit *= 1.0 + (turns - patience) / patience
     return limit
 
 
-def _knock_loses(key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine):
+def _knock_loses(ex, ws, view, mine):
     """One sample of the knock estimate: after a deal from the opponent model and every
     other player's best reply in seat order, is the hand of key ``mine`` the lowest?"""
-    for i in range(nu):
-        pool[i] = unseen[i]
-    m = nu
-    x, y, z = table[0], table[1], table[2]
-    for p in range(1, n):  # deal as sample_hands does, in seat order, as needed
-        if outp[p]:
+    pool, hands = ws.pool, ws.hands
+    for i in range(view.nu):
+        pool[i] = ws.unseen[i]
+    m = view.nu
+    x, y, z = ws.table[0], ws.table[1], ws.table[2]
+    for p in range(1, view.n):  # deal as sample_hands does, in seat order, as needed
+        if ws.outp[p]:
             continue
-        draws = int(prm[P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
-        m = _deal(key, known, nknown, p, pool, m, draws, hands, 0, True)
+        draws = _draws(ex.prm, ws.nknown[p])
+        m = _deal(ex.key, ws.known, ws.nknown, p, pool, m, draws, hands, 0, True)
         k, _, _, _, x, y, z = _best_reply(
-            key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
+            ex.key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
         )
         if k < mine:
             return False
     return True
 
 
-def _should_knock(
-    key,
-    pts,
-    prm,
-    hand,
-    table,
-    known,
-    nknown,
-    n,
-    lives,
-    outp,
-    swim,
-    turns,
-    stuck,
-    unseen,
-    nu,
-    pool,
-    hands,
-):
-    """ExpertPolicy._should_knock: the chance of the lowest hand after every other
-    player's best reply, from the opponent model, below the knock limit."""
-    a, b, c = hand[0], hand[1], hand[2]
-    if pts[a, b, c] < prm[P_MIN_KNOCK]:
-        return False
-    limit = _knock_limit(prm, stuck, turns, n, lives, outp, swim)
-    mine = key[a, b, c]
-    samples = int(prm[P_SAMPLES])
+def _knock_losses(ex, ws, view, mine, limit, decide):
+    """In how many of ``prm.samples`` sampled deals a knock with the hand of key ``mine``
+    loses (ExpertPolicy._should_knock). With ``decide`` the count stops as soon as
+    whether ``losses / samples < limit`` is certain (it then only answers that)."""
+    samples = ex.prm.samples
     losses = 0
     for s in range(samples):
-        if _knock_loses(key, prm, table, known, nknown, n, outp, unseen, nu, pool, hands, mine):
+        if _knock_loses(ex, ws, view, mine):
             losses += 1
-        if losses / samples >= limit:  # it can only grow: no knock
-            return False
-        if (losses + samples - 1 - s) / samples < limit:  # even if every other sample loses
-            return True
-    return losses / samples < limit
+        if decide:
+            if losses / samples >= limit:  # it can only grow: no knock
+                return losses
+            if (losses + samples - 1 - s) / samples < limit:  # even if every other sample loses
+                return losses
+    return losses
 
 
-def _final_move(
-    key,
-    prm,
-    hand,
-    known,
-    nknown,
-    n,
-    outp,
-    knocker,
-    unseen,
-    nu,
-    pool,
-    hands,
-    work,
-    mh,
-    mt,
-    mk,
-    order,
-):
-    """ExpertPolicy._final_move: the move with the least simulated chance of the lowest
-    hand once the players up to the knocker have replied."""
-    no = _final_order(n, outp, knocker, order)
-    if no == 0 or prm[P_FINAL_MC] == 0.0:  # the best hand, PASS on equal keys
-        best_m = 0
-        for m in range(1, 11):
-            if mk[m] > mk[best_m] or (mk[m] == mk[best_m] and m == 10):
-                best_m = m
-        return 2 + best_m
-    samples = int(prm[P_SAMPLES])
-    _deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples)
-    return _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk)
+def _should_knock(ex, ws, view, turns, stuck):
+    """ExpertPolicy._should_knock: the chance of the lowest hand after every other
+    player's best reply, from the opponent model, below the knock limit."""
+    a, b, c = ws.hand[0], ws.hand[1], ws.hand[2]
+    if ex.pts[a, b, c] < ex.prm.min_knock:
+        return False
+    limit = _knock_limit(ex.prm, ws, view, stuck, turns)
+    losses = _knock_losses(ex, ws, view, ex.key[a, b, c], limit, True)
+    return losses / ex.prm.samples < limit
 
 
-def _final_order(n, outp, knocker, order):
+# ------------------------------------------------------------------ final circle
+def _final_order(view, outp, order):
     """The active positions that still reply before the knocker, into ``order``; their count."""
+    n = view.n
     no = 0
     k = 1 % n
-    while k != knocker and k != 0:
+    while k != view.knocker and k != 0:
         if not outp[k]:
             order[no] = k
             no += 1
@@ -415,22 +494,25 @@ def _final_order(n, outp, knocker, order):
     return no
 
 
-def _deal_samples(key, prm, known, nknown, n, outp, unseen, nu, pool, hands, samples):
-    """``samples`` deals of sample_hands (every opponent) into ``hands[:samples]``."""
+def _deal_samples(ex, ws, view, samples):
+    """``samples`` deals of sample_hands (every opponent) into ``ws.hands[:samples]``."""
+    pool = ws.pool
     for s in range(samples):
-        for i in range(nu):
-            pool[i] = unseen[i]
-        mleft = nu
-        for p in range(1, n):
-            if not outp[p]:
-                draws = int(prm[P_SKILL + 2 - nknown[p]]) if nknown[p] < 3 else 0
-                mleft = _deal(key, known, nknown, p, pool, mleft, draws, hands, s, True)
+        for i in range(view.nu):
+            pool[i] = ws.unseen[i]
+        mleft = view.nu
+        for p in range(1, view.n):
+            if not ws.outp[p]:
+                draws = _draws(ex.prm, ws.nknown[p])
+                mleft = _deal(ex.key, ws.known, ws.nknown, p, pool, mleft, draws, ws.hands, s, True)
 
 
-def _move_losses(key, n, outp, hands, samples, order, no, work, mt, mine, m, cap):
-    """In how many of the sampled deals move ``m`` (hand key ``mine``) is left the lowest
-    hand once ``order[:no]`` have made their best replies; counting stops at ``cap``
-    losses (``cap < 0``: never)."""
+def _move_losses(key, ws, n, samples, no, m, cap):
+    """In how many of the sampled deals ``ws.hands[:samples]`` move ``m`` is left the
+    lowest hand once ``ws.order[:no]`` have made their best replies; counting stops at
+    ``cap`` losses (``cap < 0``: never)."""
+    hands, work, order, outp, mt = ws.hands, ws.work, ws.order, ws.outp, ws.mt
+    mine = ws.mk[m]
     losses = 0
     for s in range(samples):
         for p in range(n):
@@ -453,14 +535,15 @@ def _move_losses(key, n, outp, hands, samples, order, no, work, mt, mine, m, cap
     return losses
 
 
-def _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk):
-    """The scoring of ExpertPolicy._final_move given the sampled ``hands[:samples]``."""
+def _final_choice(key, ws, n, samples, no):
+    """The scoring of ExpertPolicy._final_move given the sampled ``ws.hands[:samples]``."""
+    mk = ws.mk
     # The five best moves by hand key, stable (the reference's sorted(...)[:5]).
     ranked = np.empty(5, dtype=np.int64)
-    used = np.zeros(11, dtype=np.bool_)
+    used = np.zeros(NUM_MOVES, dtype=np.bool_)
     for q in range(5):
         bm = -1
-        for m in range(11):
+        for m in range(NUM_MOVES):
             if not used[m] and (bm < 0 or mk[m] > mk[bm]):
                 bm = m
         used[bm] = True
@@ -476,75 +559,59 @@ def _final_choice(key, n, outp, hands, samples, order, no, work, mt, mk):
         cap = -1
         if best_losses >= 0:
             cap = best_losses + (1 if mine > best_mine else 0)
-        losses = _move_losses(key, n, outp, hands, samples, order, no, work, mt, mine, m, cap)
+        losses = _move_losses(key, ws, n, samples, no, m, cap)
         if best_losses < 0 or losses < best_losses or (losses == best_losses and mine > best_mine):
-            best_losses, best_mine, best_action = losses, mine, 2 + m
+            best_losses, best_mine, best_action = losses, mine, SWAP_BASE + m
     return best_action
 
 
-def _turn_move(
-    key,
-    pts,
-    risk,
-    prm,
-    hand,
-    n,
-    outp,
-    nact,
-    known,
-    nknown,
-    unseen,
-    nu,
-    perm,
-    tables,
-    hands,
-    mh,
-    mt,
-    mk,
-):
-    """ExpertPolicy._turn_move: ``(the move of least risk, an improving move or PASS)``."""
-    now = key[hand[0], hand[1], hand[2]]
-    improving = PASS
-    for m in range(10):
-        if mk[m] > now:
-            improving = 2 + m
-    nxt, nfeed, ntab = _turn_samples(
-        key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands
-    )
-    best = _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt)
-    return best, improving
+def _final_move(ex, ws, view):
+    """ExpertPolicy._final_move: the move with the least simulated chance of the lowest
+    hand once the players up to the knocker have replied."""
+    no = _final_order(view, ws.outp, ws.order)
+    mk = ws.mk
+    if no == 0 or not ex.prm.final_mc:  # the best hand, PASS on equal keys
+        best_m = 0
+        for m in range(1, NUM_MOVES):
+            if mk[m] > mk[best_m] or (mk[m] == mk[best_m] and m == M_PASS):
+                best_m = m
+        return SWAP_BASE + best_m
+    samples = ex.prm.samples
+    _deal_samples(ex, ws, view, samples)
+    return _final_choice(ex.key, ws, view.n, samples, no)
 
 
-def _turn_samples(key, prm, n, outp, known, nknown, unseen, nu, perm, tables, hands):
-    """The samples of move_values: the next player's model hands (``hands[:nfeed, nxt]``)
-    and random tables (``tables[:ntab]``); returns ``(nxt, nfeed, ntab)``."""
+# ------------------------------------------------------------------ ordinary turns
+def _turn_samples(ex, ws, view):
+    """The samples of move_values: the next player's model hands (``ws.hands[:nfeed, nxt]``)
+    and random tables (``ws.tables[:ntab]``); returns their :class:`TurnSamples`."""
+    prm = ex.prm
     nxt = -1
-    for p in range(1, n):
-        if not outp[p]:
+    for p in range(1, view.n):
+        if not ws.outp[p]:
             nxt = p
             break
     nfeed = 0
-    if prm[P_FEED_RISK] != 0.0 and nxt >= 0:
+    if prm.feed_risk != 0.0 and nxt >= 0:
         # sample_hands deals the next player first, from the full pool: only its hand matters.
-        nfeed = int(prm[P_FEED_SAMPLES])
-        draws = int(prm[P_SKILL + 2 - nknown[nxt]]) if nknown[nxt] < 3 else 0
+        nfeed = prm.feed_samples
+        draws = _draws(prm, ws.nknown[nxt])
         for s in range(nfeed):
-            _deal(key, known, nknown, nxt, unseen, nu, draws, hands, s, False)
-    ntab = _random_tables(unseen, nu, perm, int(prm[P_TABLE_SAMPLES]), tables)
-    return nxt, nfeed, ntab
+            _deal(ex.key, ws.known, ws.nknown, nxt, ws.unseen, view.nu, draws, ws.hands, s, False)
+    ntab = _random_tables(ws, view.nu, prm.table_samples)
+    return TurnSamples(nxt, nfeed, ntab)
 
 
-def _turn_value(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m):
+def _turn_value(ex, ws, nact, smp, m):
     """ExpertPolicy.move_values of move ``m``: minus its risk and what it feeds the next player."""
-    v = -_hand_risk(
-        key, pts, risk, nact, mh[m, 0], mh[m, 1], mh[m, 2], tables, ntab, prm[P_RISK_NOW]
-    )
-    if nfeed > 0:
+    mh, mt, hands = ws.mh, ws.mt, ws.hands
+    v = -_hand_risk(ex, nact, mh[m, 0], mh[m, 1], mh[m, 2], ws.tables, smp.ntab)
+    if smp.nfeed > 0:
+        nxt = smp.nxt
         feed = 0.0
-        for s in range(nfeed):
+        for s in range(smp.nfeed):
             feed += _gain(
-                key,
-                pts,
+                ex,
                 hands[s, nxt, 0],
                 hands[s, nxt, 1],
                 hands[s, nxt, 2],
@@ -552,64 +619,78 @@ def _turn_value(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, n
                 mt[m, 1],
                 mt[m, 2],
             )
-        v -= prm[P_FEED_RISK] * (feed / nfeed)
+        v -= ex.prm.feed_risk * (feed / smp.nfeed)
     return v
 
 
-def _turn_choice(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt):
-    """ExpertPolicy.move_values and the best of them, given the random ``tables[:ntab]``
-    and the next player's model hands ``hands[:nfeed, nxt]``."""
+def _turn_values(ex, ws, nact, smp):
+    """ExpertPolicy.move_values of every move into ``ws.mv``, given the samples ``smp``;
+    returns the best move (the first of the highest values, within 1e-9)."""
     best_v = 0.0
-    best_a = -1
-    for m in range(11):
-        v = _turn_value(key, pts, risk, prm, nact, mh, mt, tables, ntab, hands, nfeed, nxt, m)
-        if best_a < 0 or v > best_v + 1e-9:
+    best_m = -1
+    for m in range(NUM_MOVES):
+        v = _turn_value(ex, ws, nact, smp, m)
+        ws.mv[m] = v
+        if best_m < 0 or v > best_v + 1e-9:
             best_v = v
-            best_a = 2 + m
-    return best_a
+            best_m = m
+    return best_m
 
 
-def _dealer_choice(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables):
-    """ExpertPolicy._dealer_choice_risk: keep or exchange, whichever leaves less risk."""
-    keep, exchange = _dealer_values(
-        key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables
-    )
-    return KEEP if keep >= exchange - prm[P_KEEP_MARGIN] else EXCHANGE
+def _turn_move(ex, ws, view):
+    """ExpertPolicy._turn_move: ``(the move of least risk, an improving move or PASS)``."""
+    mk = ws.mk
+    now = ex.key[ws.hand[0], ws.hand[1], ws.hand[2]]
+    improving = PASS
+    for m in range(M_PASS):
+        if mk[m] > now:
+            improving = SWAP_BASE + m
+    smp = _turn_samples(ex, ws, view)
+    best = SWAP_BASE + _turn_values(ex, ws, view.nact, smp)
+    return best, improving
 
 
-def _dealer_values(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables):
+# ------------------------------------------------------------------ dealer's choice
+def _dealer_values(ex, ws, view):
     """The values (minus risk) of keeping and of exchanging: ``(keep, exchange)``."""
-    ntab = _random_tables(unseen, nu, perm, int(prm[P_TABLE_SAMPLES]), tables)
-    w = prm[P_RISK_NOW]
-    a, b, c = hand[0], hand[1], hand[2]
-    keep = -_hand_risk(key, pts, risk, nact, a, b, c, tables, ntab, w)
+    prm = ex.prm
+    nu = view.nu
+    nact = view.nact
+    perm, tables = ws.perm, ws.tables
+    ntab = _random_tables(ws, nu, prm.table_samples)
+    a, b, c = ws.hand[0], ws.hand[1], ws.hand[2]
+    keep = -_hand_risk(ex, nact, a, b, c, tables, ntab)
     nxt = False
-    for p in range(1, n):
-        if not outp[p]:
+    for p in range(1, view.n):
+        if not ws.outp[p]:
             nxt = True
             break
     for i in range(nu):
-        perm[i] = unseen[i]
-    m = int(prm[P_FEED_SAMPLES])
+        perm[i] = ws.unseen[i]
+    m = prm.feed_samples
     exchange = 0.0
     feed = 0.0
     for _ in range(m):
         _draw_distinct(perm, nu, 9)
-        exchange -= _hand_risk(key, pts, risk, nact, perm[0], perm[1], perm[2], tables, ntab, w)
+        exchange -= _hand_risk(ex, nact, perm[0], perm[1], perm[2], tables, ntab)
         if nxt:
             o0, o1, o2 = perm[3], perm[4], perm[5]
-            feed += _gain(key, pts, o0, o1, o2, a, b, c) - _gain(
-                key, pts, o0, o1, o2, perm[6], perm[7], perm[8]
+            feed += _gain(ex, o0, o1, o2, a, b, c) - _gain(
+                ex, o0, o1, o2, perm[6], perm[7], perm[8]
             )
-    return keep, exchange / m - prm[P_FEED_RISK] * feed / m
+    return keep, exchange / m - prm.feed_risk * feed / m
 
 
+def _dealer_keeps(prm, keep, exchange):
+    """ExpertPolicy._dealer_choice_risk's rule: keep unless exchanging is worth more."""
+    return keep >= exchange - prm.keep_margin
+
+
+# ------------------------------------------------------------------ one decision
 def _workspace(prm):
-    """The scratch arrays one row's decision works in, allocated once per batch:
-    ``(hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
-    work, mh, mt, mk, order)``."""
-    nsmp = max(int(prm[P_SAMPLES]), int(prm[P_FEED_SAMPLES]), 1)
-    return (
+    """The :class:`Workspace` one row's decision works in, allocated once per batch."""
+    nsmp = max(prm.samples, prm.feed_samples, 1)
+    return Workspace(
         np.zeros(3, dtype=np.int64),  # hand
         np.zeros(3, dtype=np.int64),  # table
         np.zeros((MAXP, 3), dtype=np.int64),  # known
@@ -620,130 +701,113 @@ def _workspace(prm):
         np.zeros(64, dtype=np.int64),  # unseen
         np.zeros(64, dtype=np.int64),  # pool
         np.zeros(64, dtype=np.int64),  # perm
-        np.zeros((max(int(prm[P_TABLE_SAMPLES]), 1), 3), dtype=np.int64),  # tables
+        np.zeros((max(prm.table_samples, 1), 3), dtype=np.int64),  # tables
         np.zeros((nsmp, MAXP, 3), dtype=np.int64),  # hands
         np.zeros((MAXP, 3), dtype=np.int64),  # work
-        np.zeros((11, 3), dtype=np.int64),  # mh
-        np.zeros((11, 3), dtype=np.int64),  # mt
-        np.zeros(11, dtype=np.int64),  # mk
+        np.zeros((NUM_MOVES, 3), dtype=np.int64),  # mh
+        np.zeros((NUM_MOVES, 3), dtype=np.int64),  # mt
+        np.zeros(NUM_MOVES, dtype=np.int64),  # mk
+        np.zeros(NUM_MOVES, dtype=np.float64),  # mv
         np.zeros(MAXP, dtype=np.int64),  # order
     )
 
 
-def _decide(obs, r, mask, turns, lay, prm, key, pts, risk, ws):
+def _usable(view, lay):
+    """Whether a decoded observation is one this config decides: its table size, a hand."""
+    return view.n == lay.players and view.nh == 3
+
+
+def _decide(obs, r, mask, turns, ex, ws):
     """ExpertPolicy.act for row ``r`` (its turn counter already updated to ``turns``),
-    working in the arrays of ``ws`` (:func:`_workspace`)."""
-    # fmt: off
-    (hand, table, known, nknown, lives, outp, swim, unseen, pool, perm, tables, hands,
-     work, mh, mt, mk, order) = ws
-    # fmt: on
-    n, nh, nt, nu, dealer, knocker, phase = _decode(
-        obs, r, lay, hand, table, known, nknown, lives, outp, swim, unseen
-    )
-    if n != lay[L_N] or nh != 3:
+    working in ``ws``; -1 if the row does not match the config."""
+    view = _decode(obs, r, ex.lay, ws)
+    if not _usable(view, ex.lay):
         return -1
-    nact = 0
-    for k in range(n):
-        if not outp[k]:
-            nact += 1
-    if phase == DEALER_CHOICE:
-        return _dealer_choice(key, pts, risk, prm, hand, n, outp, nact, unseen, nu, perm, tables)
-    if nt != 3:
+    if view.phase == DEALER_CHOICE:
+        keep, exchange = _dealer_values(ex, ws, view)
+        return KEEP if _dealer_keeps(ex.prm, keep, exchange) else EXCHANGE
+    if view.nt != 3:
         return -1
-    _candidates(hand, table, mh, mt, mk, key)
+    _candidates(ex.key, ws)
+    mk = ws.mk
     top = -1
     top_action = PASS
-    for m in range(10):  # max over (key, action): the later action on equal keys
+    for m in range(M_PASS):  # max over (key, action): the later action on equal keys
         if mk[m] >= top:
             top = mk[m]
-            top_action = 2 + m
-    if top >= SCHNAUZ_KEY and mask[r, top_action]:
+            top_action = SWAP_BASE + m
+    if top >= INSTANT_KEY and mask[r, top_action]:
         return top_action
-    if phase == FINAL_CIRCLE:
-        return _final_move(
-            key,
-            prm,
-            hand,
-            known,
-            nknown,
-            n,
-            outp,
-            knocker,
-            unseen,
-            nu,
-            pool,
-            hands,
-            work,
-            mh,
-            mt,
-            mk,
-            order,
-        )
-    best, improving = _turn_move(
-        key,
-        pts,
-        risk,
-        prm,
-        hand,
-        n,
-        outp,
-        nact,
-        known,
-        nknown,
-        unseen,
-        nu,
-        perm,
-        tables,
-        hands,
-        mh,
-        mt,
-        mk,
-    )
-    if mask[r, KNOCK] and _should_knock(
-        key,
-        pts,
-        prm,
-        hand,
-        table,
-        known,
-        nknown,
-        n,
-        lives,
-        outp,
-        swim,
-        turns,
-        improving == PASS,
-        unseen,
-        nu,
-        pool,
-        hands,
-    ):
+    if view.phase == FINAL_CIRCLE:
+        return _final_move(ex, ws, view)
+    best, improving = _turn_move(ex, ws, view)
+    if mask[r, KNOCK] and _should_knock(ex, ws, view, turns, improving == PASS):
         return KNOCK
     return best
 
 
-def _k_act(obs, masks, turns, lay, prm, key, pts, risk, seed, actions):
+def _expert(key, pts, risk, prm, lay):
+    """The :class:`Expert` of a kernel's (caller-owned) arguments, its arrays unmanaged
+    and its one-element record arrays as records."""
+    return Expert(unmanaged(key), unmanaged(pts), unmanaged(risk), prm[0], lay[0])
+
+
+def _borrow(ws):
+    """The arrays of ``ws`` without reference counting (:func:`unmanaged`): valid while
+    ``ws`` itself is alive, which the kernel ensures with :func:`_release`."""
+    return Workspace(
+        unmanaged(ws.hand),
+        unmanaged(ws.table),
+        unmanaged(ws.known),
+        unmanaged(ws.nknown),
+        unmanaged(ws.lives),
+        unmanaged(ws.outp),
+        unmanaged(ws.swim),
+        unmanaged(ws.unseen),
+        unmanaged(ws.pool),
+        unmanaged(ws.perm),
+        unmanaged(ws.tables),
+        unmanaged(ws.hands),
+        unmanaged(ws.work),
+        unmanaged(ws.mh),
+        unmanaged(ws.mt),
+        unmanaged(ws.mk),
+        unmanaged(ws.mv),
+        unmanaged(ws.order),
+    )
+
+
+def _release(ws):
+    """The last use of a workspace whose arrays were borrowed: numba frees a value after
+    its last use, so the borrowed views are valid up to this call."""
+    return ws.hand.shape[0]
+
+
+def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions):
     """The expert's move for every row of ``obs`` / ``masks`` into ``actions``
     (-1: the row does not match the config)."""
     np.random.seed(seed)
     obs = unmanaged(obs)
     masks = unmanaged(masks)
     turns = unmanaged(turns)
-    lay = unmanaged(lay)
-    prm = unmanaged(prm)
-    key = unmanaged(key)
-    pts = unmanaged(pts)
-    risk = unmanaged(risk)
     actions = unmanaged(actions)
-    ws = _workspace(prm)
+    ex = _expert(key, pts, risk, prm, lay)
+    owned = _workspace(ex.prm)
+    ws = _borrow(owned)
     for r in range(obs.shape[0]):
-        a = _decide(obs, r, masks, turns[r], lay, prm, key, pts, risk, ws)
+        a = _decide(obs, r, masks, turns[r], ex, ws)
         if a >= 0 and not masks[r, a]:  # never with the engine's masks
             for q in range(masks.shape[1]):
                 if masks[r, q]:
                     a = q
                     break
         actions[r] = a
+    _release(owned)
+
+
+#: Turn-counter state of some games (:meth:`ExpertJitPolicy._counters`): per game the
+#: round id and its epoch, per game and seat slot the epoch its count is of and the count.
+Counters = namedtuple("Counters", ["rid", "epoch", "slot_epoch", "slot_turns"])
 
 
 def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
@@ -754,24 +818,25 @@ def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
     the round is (lives, out) as seen from the dealer (the same for every seat), and a
     counter per seat, told apart by the dealer's position relative to it.
     """
-    seats = lay[L_SEATS]
-    scale = lay[L_LSCALE]
-    n = lay[L_N]
+    lay = lay[0]
+    seats = lay.seats
+    scale = lay.lives_scale
+    n = lay.players
     cur = np.zeros(2 * MAXP + 1, dtype=np.int64)
     rel = np.zeros(2 * MAXP, dtype=np.int64)
     for r in range(obs.shape[0]):
         dealer = 0
         for k in range(MAXP):
-            if obs[r, lay[L_DEALER] + k] != 0:
+            if obs[r, lay.dealer + k] != 0:
                 dealer = k
                 break
         for k in range(MAXP):
             rel[k] = 0
             rel[MAXP + k] = 0
         for k in range(n):
-            f = seats + 4 * k
-            rel[k] = int(np.floor(obs[r, f + 3] * scale + 0.5))
-            rel[MAXP + k] = 0 if obs[r, f + 1] > 0.5 else 1
+            f = seats + SEAT_FEATURES * k
+            rel[k] = int(np.floor(obs[r, f + SEAT_LIVES] * scale + 0.5))
+            rel[MAXP + k] = 0 if obs[r, f + SEAT_IN_GAME] > 0.5 else 1
         if mode == MODE_SINGLE:
             g = 0
             slot = 0
@@ -805,32 +870,64 @@ def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
 
 
 _HELPERS = (
+    "_expert",
     "_workspace",
+    "_borrow",
+    "_release",
     "_best_reply",
     "_gain",
     "_hand_risk",
     "_candidates",
     "_decode",
     "_deal",
+    "_draws",
     "_draw_distinct",
     "_random_tables",
     "_knock_limit",
     "_knock_loses",
+    "_knock_losses",
     "_should_knock",
     "_final_order",
     "_deal_samples",
     "_move_losses",
+    "_final_choice",
+    "_final_move",
     "_turn_samples",
     "_turn_value",
-    "_dealer_values",
-    "_final_move",
-    "_final_choice",
+    "_turn_values",
     "_turn_move",
-    "_turn_choice",
-    "_dealer_choice",
+    "_dealer_values",
+    "_dealer_keeps",
+    "_usable",
     "_decide",
 )
-_INLINE = ("_best_reply", "_gain", "_draw_distinct")
+# Inlined (numba's IR inlining): the small helpers, and every step that takes the
+# Workspace. A call passes a named tuple by value, and copying the workspace's eighteen
+# array structs at each call cost the single-row act() about 10%; inlined, it costs nothing.
+_INLINE = (
+    "_expert",
+    "_best_reply",
+    "_gain",
+    "_draw_distinct",
+    "_draws",
+    "_dealer_keeps",
+    "_usable",
+    "_knock_loses",
+    "_turn_value",
+    "_decode",
+    "_candidates",
+    "_random_tables",
+    "_knock_limit",
+    "_should_knock",
+    "_turn_samples",
+    "_turn_values",
+    "_turn_move",
+    "_final_order",
+    "_deal_samples",
+    "_final_choice",
+    "_final_move",
+    "_dealer_values",
+)
 _KERNELS = ("_k_act", "_k_turns")
 _compiled = False
 
@@ -844,13 +941,13 @@ def _compile() -> None:
     global _compiled
     if _compiled:
         return
-    from schnauz_env.batched import _jit
+    from schnauz_env.batched import jit
 
-    _jit.warn_if_slow()
+    jit.warn_if_slow()
     g = globals()
-    g["unmanaged"] = _jit.unmanaged
+    g["unmanaged"] = jit.unmanaged
     for name in _HELPERS + _KERNELS:
-        g[name] = _jit.njit(g[name], inline=name in _INLINE)
+        g[name] = jit.njit(g[name], inline=name in _INLINE)
     _compiled = True
 
 
@@ -863,8 +960,6 @@ def jit_tables(config: SchnauzConfig) -> tuple[np.ndarray, np.ndarray]:
     :class:`~policies.schnauz.HandTables` of ``config``'s deck and tie rule (cached)."""
     k = (config.deck, config.ties)
     if k not in _TABLES:
-        from policies.schnauz import hand_tables
-
         t = hand_tables(config)
         _TABLES[k] = (np.array(t.key, dtype=np.int64), np.array(t.pts, dtype=np.float64))
     return _TABLES[k]
@@ -873,8 +968,6 @@ def jit_tables(config: SchnauzConfig) -> tuple[np.ndarray, np.ndarray]:
 def risk_table() -> np.ndarray:
     """``risk[players, half_points]`` = :func:`policies.schnauz.lowest_risk` (as computed
     by it, so the floats are the reference's)."""
-    from policies.schnauz import SURVIVE, lowest_risk
-
     out = np.zeros((MAXP + 1, len(SURVIVE)), dtype=np.float64)
     for players in range(1, MAXP + 1):
         for half in range(len(SURVIVE)):
@@ -882,27 +975,43 @@ def risk_table() -> np.ndarray:
     return out
 
 
-def layout_vector(config: SchnauzConfig) -> np.ndarray:
-    """The observation offsets (``L_*``) the kernels decode with."""
-    from schnauz_env.schnauz.observation import ObservationLayout
+def _record(dtype: np.dtype, **values: Any) -> np.ndarray:
+    """A one-element record array of ``dtype`` holding ``values``."""
+    from schnauz_env.batched import jit
 
+    rec = np.zeros(1, dtype=dtype)
+    for name, value in values.items():
+        rec[name][0] = value
+    # numba types a plain structured array in about a microsecond, a recarray in eight;
+    # the Python fallback reads the fields as attributes, which only a recarray's have.
+    return rec if jit.HAVE_NUMBA else rec.view(np.recarray)
+
+
+def layout_record(config: SchnauzConfig) -> np.ndarray:
+    """The observation offsets and sizes the kernels decode with (:data:`LAYOUT_DTYPE`)."""
     layout = ObservationLayout(config)
     s = layout.slices
-    lay = np.zeros(NLAY, dtype=np.int64)
-    for i, name in enumerate(("hand", "table", "out_of_play", "known", "seats", "dealer")):
-        lay[i] = s[name].start
-    lay[L_KNOCKER] = s["knocker"].start
-    lay[L_PHASE] = s["phase"].start
-    lay[L_NC] = layout.num_cards
-    lay[L_LO] = 4 * config.min_rank
-    lay[L_LSCALE] = max(config.lives, 1)
-    lay[L_N] = config.num_players
-    lay[L_SIZE] = layout.size
-    return lay
+    return _record(
+        LAYOUT_DTYPE,
+        hand=s["hand"].start,
+        table=s["table"].start,
+        out_of_play=s["out_of_play"].start,
+        known=s["known"].start,
+        seats=s["seats"].start,
+        dealer=s["dealer"].start,
+        knocker=s["knocker"].start,
+        phase=s["phase"].start,
+        num_cards=layout.num_cards,
+        lowest_card=int(config.deck_cards[0]),
+        lives_scale=max(config.lives, 1),
+        players=config.num_players,
+        obs_size=layout.size,
+    )
 
 
-def param_vector(params: ExpertParams) -> np.ndarray:
-    """The parameters (``P_*``) the kernels read; ``ValueError`` for what is not compiled."""
+def param_record(params: ExpertParams) -> np.ndarray:
+    """The parameters the kernels read (:data:`PARAMS_DTYPE`); ``ValueError`` for what is
+    not compiled or out of range."""
     if params.value != "risk":
         raise ValueError(
             f"expert-jit supports only the risk value (value='risk'), not {params.value!r}; "
@@ -915,22 +1024,30 @@ def param_vector(params: ExpertParams) -> np.ndarray:
     for name in ("samples", "feed_samples", "patience"):
         if getattr(params, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(params, name)!r}")
-    prm = np.zeros(NPRM, dtype=np.float64)
-    prm[P_SAMPLES] = params.samples
-    prm[P_KNOCK_SHARE] = params.knock_share
-    prm[P_LIVES_SLOPE] = params.lives_slope
-    prm[P_SWIM] = params.swim_factor
-    prm[P_STUCK] = params.stuck_share
-    prm[P_MIN_KNOCK] = params.min_knock
-    prm[P_PATIENCE] = params.patience
-    prm[P_SKILL : P_SKILL + 3] = skill
-    prm[P_KEEP_MARGIN] = params.keep_margin
-    prm[P_FEED_SAMPLES] = params.feed_samples
-    prm[P_RISK_NOW] = params.risk_now
-    prm[P_TABLE_SAMPLES] = max(params.table_samples, 0)
-    prm[P_FEED_RISK] = params.feed_risk
-    prm[P_FINAL_MC] = 1.0 if params.final_mc else 0.0
-    return prm
+    return _record(
+        PARAMS_DTYPE,
+        samples=params.samples,
+        knock_share=params.knock_share,
+        lives_slope=params.lives_slope,
+        swim_factor=params.swim_factor,
+        stuck_share=params.stuck_share,
+        min_knock=params.min_knock,
+        patience=params.patience,
+        skill=skill,
+        keep_margin=params.keep_margin,
+        feed_samples=params.feed_samples,
+        risk_now=params.risk_now,
+        table_samples=max(params.table_samples, 0),
+        feed_risk=params.feed_risk,
+        final_mc=params.final_mc,
+    )
+
+
+def kernel_inputs(config: SchnauzConfig, params: ExpertParams) -> Expert:
+    """The arrays of the :class:`Expert` of ``config`` and ``params``, as the kernels take
+    them (``prm`` and ``lay`` as one-element record arrays)."""
+    key, pts = jit_tables(config)
+    return Expert(key, pts, risk_table(), param_record(params), layout_record(config))
 
 
 # ------------------------------------------------------------------ the policy
@@ -951,33 +1068,28 @@ class ExpertJitPolicy(Policy):
         params: ExpertParams | None = None,
         **overrides: Any,
     ) -> None:
-        from policies.schnauz import ExpertParams, parse_expert_arg
-        from schnauz_env.schnauz.config import SchnauzConfig
-
         super().__init__(config if config is not None else SchnauzConfig(), seed)
         params = params or ExpertParams()
         if arg:  # "expert-jit:knock_share=0.5,samples=64"
             overrides.update(parse_expert_arg(arg, params))
             self.name = f"expert-jit:{arg}"
         self.params = replace(params, **overrides) if overrides else params
-        self._prm = param_vector(self.params)
-        self._key, self._pts = jit_tables(self.config)
-        self._risk = risk_table()
-        self._lay = layout_vector(self.config)
-        self._size = int(self._lay[L_SIZE])
+        self._ex = kernel_inputs(self.config, self.params)
+        self._lay = self._ex.lay
+        self._size = int(self._lay["obs_size"][0])
         _compile()
         self._single = self._counters(1)
         self._games = self._counters(0)
 
     @staticmethod
-    def _counters(games: int) -> list[np.ndarray]:
-        """Turn-counter state of ``games`` games: round id, round epoch, per seat slot."""
-        return [
+    def _counters(games: int) -> Counters:
+        """Turn-counter state of ``games`` games (:class:`Counters`)."""
+        return Counters(
             np.full((games, 2 * MAXP + 1), -1, dtype=np.int64),
             np.zeros(games, dtype=np.int64),
             np.full((games, MAXP), -1, dtype=np.int64),
             np.zeros((games, MAXP), dtype=np.int64),
-        ]
+        )
 
     def reset(self, seed: int | None = None) -> None:
         """A new game: reseed when ``seed`` is given, and forget every turn counter."""
@@ -1028,22 +1140,24 @@ class ExpertJitPolicy(Policy):
         return obs
 
     def _grow(self, games: int) -> None:
-        have = self._games[1].shape[0]
+        have = self._games.epoch.shape[0]
         if games > have:
             more = self._counters(max(games, 2 * have) - have)
-            self._games = [np.concatenate([a, m]) for a, m in zip(self._games, more, strict=True)]
+            self._games = Counters(
+                *(np.concatenate([a, m]) for a, m in zip(self._games, more, strict=True))
+            )
 
     def _run(self, obs: np.ndarray, action_masks: np.ndarray, turns: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(action_masks, dtype=np.int8)
-        if masks.shape != (obs.shape[0], 14):
-            raise ValueError(f"action masks of shape {masks.shape}: expected ({obs.shape[0]}, 14)")
+        if masks.shape != (obs.shape[0], NUM_ACTIONS):
+            raise ValueError(
+                f"action masks of shape {masks.shape}: expected ({obs.shape[0]}, {NUM_ACTIONS})"
+            )
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         if obs.shape[0] == 0:
             return actions
         seed = int(self.rng.integers(2**32))
-        _k_act(
-            obs, masks, turns, self._lay, self._prm, self._key, self._pts, self._risk, seed, actions
-        )
+        _k_act(obs, masks, turns, *self._ex, seed, actions)
         if (actions < 0).any():
             raise ValueError(
                 f"an observation does not match this config ({self.config.num_players} "

@@ -19,7 +19,7 @@ pytest.importorskip("numba", reason="expert-jit is the numba-compiled expert")
 
 from policies import expert_jit as ej
 from policies import make_policy
-from policies.expert_jit import ExpertJitPolicy, jit_tables, layout_vector
+from policies.expert_jit import ExpertJitPolicy, jit_tables, layout_record, param_record
 from policies.schnauz import (
     ExpertParams,
     ExpertPolicy,
@@ -31,6 +31,7 @@ from policies.schnauz import (
 )
 from schnauz_env.schnauz import ObservationEncoder, SchnauzConfig, new_game
 from schnauz_env.schnauz import engine as eng
+from schnauz_env.schnauz.hands import INSTANT_KEY
 from schnauz_env.schnauz.infoset import decode_observation
 
 CONFIGS = [
@@ -73,17 +74,22 @@ def stack(states):
     return np.stack([o for o, _ in states]), np.stack([m for _, m in states])
 
 
+def expert_inputs(config, params=None):
+    """The kernels' :class:`~policies.expert_jit.Expert` of ``config`` (default parameters)."""
+    key, pts = jit_tables(config)
+    prm = param_record(params or ExpertParams())[0]
+    return ej.Expert(key, pts, ej.risk_table(), prm, layout_record(config)[0])
+
+
 def decoded(obs_row, config):
-    """The kernel's decoding of one observation, as plain Python values."""
-    lay = layout_vector(config)
-    hand, table = np.zeros(3, np.int64), np.zeros(3, np.int64)
-    known, nknown = np.zeros((6, 3), np.int64), np.zeros(6, np.int64)
-    lives, outp, swim = np.zeros(6, np.int64), np.zeros(6, np.int64), np.zeros(6, np.int64)
-    unseen = np.zeros(64, np.int64)
+    """The kernel's decoding of one observation, as plain Python values (and the
+    workspace and view it decoded into, under ``"ws"`` and ``"view"``)."""
+    ex = expert_inputs(config)
+    ws = ej._workspace(ex.prm)
     obs = np.ascontiguousarray(obs_row[None], dtype=np.float32)
-    n, nh, nt, nu, dealer, knocker, phase = ej._decode(
-        obs, 0, lay, hand, table, known, nknown, lives, outp, swim, unseen
-    )
+    view = ej._decode(obs, 0, ex.lay, ws)
+    n, nh, nt, nu, dealer, knocker, phase, _ = view
+    hand, table, known, nknown, lives, outp, swim, unseen = ws[:8]
     return {
         "n": n,
         "hand": tuple(int(c) for c in hand[:nh]),
@@ -96,7 +102,8 @@ def decoded(obs_row, config):
         "dealer": dealer,
         "knocker": None if knocker < 0 else knocker,
         "phase": phase,
-        "arrays": (hand, table, known, nknown, lives, outp, swim, unseen[:nu].copy()),
+        "ws": ws,
+        "view": view,
     }
 
 
@@ -126,20 +133,30 @@ def test_registered_with_the_experts_parameters_and_one_parser():
     assert ExpertJitPolicy.act_batch.per_game and ExpertJitPolicy(seed=0).act_batch.per_game
 
 
-def test_constants_are_the_engines():
-    assert (ej.KEEP, ej.EXCHANGE, ej.SWAP_ALL, ej.PASS, ej.KNOCK) == (
-        eng.KEEP,
-        eng.EXCHANGE,
-        eng.SWAP_ALL,
-        eng.PASS,
-        eng.KNOCK,
+def test_the_kernels_moves_are_the_engines_turn_actions():
+    """Move ``m`` of the kernels is action ``SWAP_BASE + m``: the swaps, swap all, pass."""
+    names = [eng.ACTION_NAMES[eng.SWAP_BASE + m] for m in range(ej.NUM_MOVES)]
+    assert names[: ej.M_SWAP_ALL] == [
+        eng.ACTION_NAMES[eng.swap_action(i, j)] for i in range(3) for j in range(3)
+    ]
+    assert names[ej.M_SWAP_ALL :] == ["swap all", "pass"]
+    assert eng.SWAP_BASE + ej.NUM_MOVES == eng.KNOCK == eng.NUM_ACTIONS - 1
+
+
+def test_the_records_hold_the_parameters_and_the_layout():
+    params = ExpertParams(samples=7, skill=(5, 4, 3), final_mc=False, table_samples=-1)
+    prm = param_record(params)[0]
+    assert (prm["samples"], tuple(prm["skill"]), prm["final_mc"]) == (7, (5, 4, 3), False)
+    assert prm["table_samples"] == 0 and prm["knock_share"] == params.knock_share
+    config = SchnauzConfig(num_players=5, deck="A9", lives=4)
+    lay = layout_record(config)[0]
+    s = ObservationEncoder(config).layout.slices
+    assert (lay["seats"], lay["phase"], lay["obs_size"]) == (
+        s["seats"].start,
+        s["phase"].start,
+        ObservationEncoder(config).size,
     )
-    assert (ej.DEALER_CHOICE, ej.TURNS, ej.FINAL_CIRCLE, ej.OVER) == (
-        eng.DEALER_CHOICE,
-        eng.TURNS,
-        eng.FINAL_CIRCLE,
-        eng.OVER,
-    )
+    assert (lay["players"], lay["lives_scale"], lay["num_cards"]) == (5, 4, 24)
 
 
 def test_bad_inputs_are_refused():
@@ -191,30 +208,31 @@ def test_decoding_is_decode_observation(config):
 
 def test_candidates_best_reply_and_gain_are_the_experts():
     config = SchnauzConfig(num_players=4)
-    key, pts = jit_tables(config)
+    ex = expert_inputs(config)
+    key = ex.key
+    ws = ej._workspace(ex.prm)
     expert = ExpertPolicy(config, seed=0)
     rng = np.random.default_rng(0)
     deck = [int(c) for c in config.deck_cards]
-    mh, mt, mk = np.zeros((11, 3), np.int64), np.zeros((11, 3), np.int64), np.zeros(11, np.int64)
     for _ in range(3000):
         cards = [int(c) for c in rng.choice(deck, 6, replace=False)]
         hand, table = tuple(cards[:3]), tuple(cards[3:])
         assert ej._best_reply(key, *hand, *table) == (lambda k, h, t: (k, *h, *t))(
             *best_reply(expert.tables.key, hand, table)
         )
-        assert ej._gain(key, pts, *hand, *table) == expert._gain(hand, table)
-        ej._candidates(np.array(hand), np.array(table), mh, mt, mk, key)
+        assert ej._gain(ex, *hand, *table) == expert._gain(hand, table)
+        ws.hand[:], ws.table[:] = hand, table
+        ej._candidates(key, ws)
         for m, (action, h, t) in enumerate(candidates(hand, table)):
             assert action == 2 + m
-            assert tuple(mh[m]) == h and tuple(mt[m]) == t
-            assert mk[m] == expert.tables.key[h[0]][h[1]][h[2]]
+            assert tuple(ws.mh[m]) == h and tuple(ws.mt[m]) == t
+            assert ws.mk[m] == expert.tables.key[h[0]][h[1]][h[2]]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_hand_risk_is_the_experts(players):
     config = SchnauzConfig(num_players=players)
-    key, pts = jit_tables(config)
-    risk = ej.risk_table()
+    ex = expert_inputs(config)
     expert = ExpertPolicy(config, seed=0)
     rng = np.random.default_rng(players)
     deck = [int(c) for c in config.deck_cards]
@@ -226,21 +244,21 @@ def test_hand_risk_is_the_experts(players):
                 tuple(int(c) for c in rng.choice(rest, 3, replace=False)) for _ in range(ntab)
             ]
             arr = np.array(tables, np.int64).reshape(-1, 3)
-            got = ej._hand_risk(key, pts, risk, players, *cards[:3], arr, ntab, 0.6)
+            got = ej._hand_risk(ex, players, *cards[:3], arr, ntab)
             assert got == expert._hand_risk(tuple(cards[:3]), tables, players)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_knock_limit_is_the_experts(config):
     expert = ExpertPolicy(config, seed=0)
-    prm = ej.param_vector(expert.params)
+    prm = param_record(expert.params)[0]
     for obs, _ in game_states(config, 120, 2, explore=0.3):
         view = decode_observation(obs, config)
-        _, _, _, _, lives, outp, swim, _ = decoded(obs, config)["arrays"]
+        d = decoded(obs, config)
         for turns in (1, 12, 13, 30):
             for stuck in (False, True):
                 expert._turns = turns
-                got = ej._knock_limit(prm, stuck, turns, view.num_players, lives, outp, swim)
+                got = ej._knock_limit(prm, d["ws"], d["view"], stuck, turns)
                 assert got == expert.knock_limit(view, stuck)
 
 
@@ -261,9 +279,7 @@ def test_final_circle_and_turn_choices_are_the_experts_given_the_same_samples(co
     """With the random parts (model hands, random tables) handed to both, the final-circle
     move and the ordinary-turn move are exactly the reference's."""
     expert = ExpertPolicy(config, seed=0)
-    key, pts = jit_tables(config)
-    risk = ej.risk_table()
-    prm = ej.param_vector(expert.params)
+    ex = expert_inputs(config, expert.params)
     states = game_states(config, 400, 3, player="expert", explore=0.2)
     finals = turns = 0
     for i, (obs, _) in enumerate(states):
@@ -271,32 +287,28 @@ def test_final_circle_and_turn_choices_are_the_experts_given_the_same_samples(co
         if view.phase not in (eng.TURNS, eng.FINAL_CIRCLE):
             continue
         moves = candidates(view.hand, view.table)
-        mh, mt, mk = (np.zeros((11, 3), np.int64), np.zeros((11, 3), np.int64),
-                      np.zeros(11, np.int64))  # fmt: skip
-        ej._candidates(np.array(view.hand), np.array(view.table), mh, mt, mk, key)
+        ws = decoded(obs, config)["ws"]
+        ej._candidates(ex.key, ws)
         deals, arr = sampled(view, expert.tables.key, i, 48)
+        ws.hands[:] = arr
         expert._sample_hands = lambda _v, count, deals=deals: [list(h) for h in deals[:count]]
         n = view.num_players
-        outp = np.array([int(x) for x in view.out] + [0] * (6 - n), np.int64)
         if view.phase == eng.FINAL_CIRCLE:
             order = expert._order_after(view, 0, stop=view.knocker)
             if not order:
                 continue
-            got = ej._final_choice(
-                key, n, outp, arr, 48, np.array(order + [0] * 6, np.int64), len(order),
-                np.zeros((6, 3), np.int64), mt, mk,
-            )  # fmt: skip
+            ws.order[: len(order)] = order
+            got = ej._final_choice(ex.key, ws, n, 48, len(order))
             assert got == expert._final_move(view, moves)
             finals += 1
         else:
             rnd = random.Random(i)
             tables = [tuple(rnd.sample(view.unseen, 3)) for _ in range(16)]
+            ws.tables[:] = tables
             expert._random_tables = lambda _u, count, tables=tables: tables[:count]
             nxt = expert._order_after(view, 0, stop=0)[0]
-            got = ej._turn_choice(
-                key, pts, risk, prm, len(view.active), mh, mt, np.array(tables, np.int64), 16,
-                arr, 12, nxt,
-            )  # fmt: skip
+            smp = ej.TurnSamples(nxt, 12, 16)
+            got = 2 + ej._turn_values(ex, ws, len(view.active), smp)
             assert got == expert._turn_move(view, moves)[0]
             turns += 1
     assert turns >= 100 and (finals >= 10 or config.num_players == 2)  # 2: nobody replies
@@ -330,7 +342,7 @@ def test_turn_counters_are_the_experts():
             most = max(most, turns[row])
             if g == 0:
                 single[seat].act(obs[row], state.legal_mask())
-                assert single[seat]._single[3][0, 0] == ref[g][seat]._turns
+                assert single[seat]._single.slot_turns[0, 0] == ref[g][seat]._turns
             state.apply(int(action))
             checked += 1
     assert checked > 100 and most >= 3
@@ -400,7 +412,7 @@ def test_deterministic_moves_are_the_experts():
                 for a, h, _ in candidates(view.hand, view.table)
                 if a != eng.PASS
             )
-            if top >= ej.SCHNAUZ_KEY or view.phase == eng.FINAL_CIRCLE:
+            if top >= INSTANT_KEY or view.phase == eng.FINAL_CIRCLE:
                 assert got[i] == ref[i], (config, i, view)
                 count += 1
     assert count >= 100

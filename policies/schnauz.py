@@ -429,17 +429,11 @@ class ExpertPolicy(Policy):
         if self.tables.pts[a][b][c] < self.params.min_knock:
             return False
         order = self._order_after(view, 0, stop=0)
-        losses = 0
         mine = key[a][b][c]
-        for hands in self._sample_hands(view, self.params.samples):
-            table = view.table
-            low = True
-            for p in order:
-                k, hands[p], table = best_reply(key, hands[p], table)
-                if k < mine:
-                    low = False
-            if low:
-                losses += 1
+        losses = sum(
+            self._lowest_after_replies(hands, view.table, order, mine)
+            for hands in self._sample_hands(view, self.params.samples)
+        )
         return losses / self.params.samples < self.knock_limit(view, stuck)
 
     def _final_move(self, view: SeatView, moves: list) -> int:
@@ -452,14 +446,9 @@ class ExpertPolicy(Policy):
         best = None
         for action, h, t in ranked:
             mine = key[h[0]][h[1]][h[2]]
-            losses = 0
-            for hands in samples:
-                hands = list(hands)
-                table = t
-                for p in order:
-                    _, hands[p], table = best_reply(key, hands[p], table)
-                if all(key[x[0]][x[1]][x[2]] >= mine for p, x in enumerate(hands) if x and p):
-                    losses += 1
+            losses = sum(
+                self._lowest_after_replies(list(hands), t, order, mine) for hands in samples
+            )
             score = (losses, -mine)
             if best is None or score < best[0]:
                 best = (score, action)
@@ -544,6 +533,15 @@ class ExpertPolicy(Policy):
         return KEEP if keep >= exchange - p.keep_margin else EXCHANGE
 
     # -------------------------------------------------------------- helpers
+    def _lowest_after_replies(self, hands: list, table: tuple, order: list[int], mine: int) -> bool:
+        """The estimate behind knocking and the final circle, for one deal ``hands``: once
+        the players of ``order`` have made their best replies in turn on ``table``, does
+        the hand of key ``mine`` hold the lowest hand (ties count)? Updates ``hands``."""
+        key = self.tables.key
+        for p in order:
+            _, hands[p], table = best_reply(key, hands[p], table)
+        return all(key[x[0]][x[1]][x[2]] >= mine for p, x in enumerate(hands) if x and p)
+
     def _random_tables(self, unseen: Sequence[int], count: int) -> list[tuple]:
         sample = self._rnd.sample
         cards = list(unseen)

@@ -115,25 +115,13 @@ PARAMS_DTYPE = np.dtype(
     ],
     align=True,
 )
-#: Where the observation's blocks start, and the sizes to decode it (:func:`layout_record`).
+#: The observation blocks the kernels read (:class:`~schnauz_env.schnauz.observation.ObservationLayout`).
+OBS_BLOCKS = ("hand", "table", "out_of_play", "known", "seats", "dealer", "knocker", "phase")
+#: Where those blocks start, and the sizes to decode the observation (:func:`layout_record`).
 LAYOUT_DTYPE = np.dtype(
     [
         (name, np.int64)
-        for name in (
-            "hand",
-            "table",
-            "out_of_play",
-            "known",
-            "seats",
-            "dealer",
-            "knocker",
-            "phase",
-            "num_cards",
-            "lowest_card",
-            "lives_scale",
-            "players",
-            "obs_size",
-        )
+        for name in (*OBS_BLOCKS, "num_cards", "lowest_card", "lives_scale", "players", "obs_size")
     ],
     align=True,
 )
@@ -993,14 +981,7 @@ def layout_record(config: SchnauzConfig) -> np.ndarray:
     s = layout.slices
     return _record(
         LAYOUT_DTYPE,
-        hand=s["hand"].start,
-        table=s["table"].start,
-        out_of_play=s["out_of_play"].start,
-        known=s["known"].start,
-        seats=s["seats"].start,
-        dealer=s["dealer"].start,
-        knocker=s["knocker"].start,
-        phase=s["phase"].start,
+        **{name: s[name].start for name in OBS_BLOCKS},
         num_cards=layout.num_cards,
         lowest_card=int(config.deck_cards[0]),
         lives_scale=max(config.lives, 1),

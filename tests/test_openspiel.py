@@ -100,7 +100,7 @@ def test_game_type_declares_the_contract(name):
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
-    assert t.reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL  # (MCTSBot needs it)
     assert t.provides_information_state_tensor and t.provides_observation_tensor
     assert t.provides_information_state_string and t.provides_observation_string
     assert (t.min_num_players, t.max_num_players) == (
@@ -184,16 +184,14 @@ def test_a_fixed_first_dealer_has_no_chance_node_and_thirteen_deals_only_dealt_c
 
 
 def test_a_blitz_on_the_deal_pays_at_the_chance_node():
-    """Scat: seat 0 is dealt 31 in hearts; everyone else loses a life at once. The
-    reward comes with the last chance outcome, and rewards() keeps it until the next
-    decision (so summing rewards at decision nodes gives the returns)."""
+    """Scat: seat 0 is dealt 31 in hearts; everyone else loses a life at once, and the
+    single-round episode ends on the last chance outcome."""
     game = pyspiel.load_game("python_scat", {"players": 3, "first_dealer": 2, "episode": "round"})
     state = game.new_initial_state()
     deck = stack_deck({0: "AH KH QH", 1: "2C 5D 8S", 2: "3C 6D 9S"}, discard="4C", dealer=2)
     feed(state, game, deck)
     assert state.is_terminal()
-    assert state.returns() == [2.0, -1.0, -1.0]
-    assert state.rewards() == [2.0, -1.0, -1.0]
+    assert state.returns() == state.rewards() == [2.0, -1.0, -1.0]
 
 
 def test_a_scripted_schnauz_round_ends_as_the_rules_say():
@@ -364,6 +362,18 @@ def test_deals_on_demand_give_the_same_game_as_stacked_decks():
 
 
 # ------------------------------------------------------------------------------ ISMCTS
+def test_mcts_bot_runs_on_the_games():
+    """OpenSpiel's MCTSBot (perfect-information search: it sees the state's hidden cards)
+    needs a TERMINAL reward model, which the games declare."""
+    game = pyspiel.load_game("python_schnauz", {"players": 2, "lives": 0})
+    rs = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)
+    returns = evaluate_bots(
+        game.new_initial_state(), [bot, UniformRandomBot(1, np.random.RandomState(1))], rs
+    )
+    assert sorted(returns) == [-1.0, 1.0]
+
+
 class SearchBot(ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTSBot; ``evaluate_bots`` calls ``restart_at``, which it lacks
     (it builds a new tree every move, so there is nothing to restart)."""

@@ -6,8 +6,9 @@ deck the env's generator draws for that seed (``default_rng(seed)`` draws the fi
 dealer, then one shuffle per round, as ``new_game`` documents; the engine's own
 ``first_dealer`` and ``shuffled_deck`` replay it). At every decision node both must
 agree on the seat to act, its legal actions (the env's mask) and their names, every
-seat's observation tensor and every seat's return so far; at the end, on the final
-observations and returns. The configs are drawn at random over every value of every
+seat's observation tensor and every seat's return so far (``env_returns``: the
+OpenSpiel returns are paid at the end); at the end, on the final observations and
+returns. The configs are drawn at random over every value of every
 rule option.
 """
 
@@ -124,9 +125,12 @@ def play_both(game: str, options: dict[str, Any], seed: int) -> int:
             obs = env.observe(agents[seat])["observation"]
             assert np.array_equal(state.observation_tensor(seat), obs), where
             assert np.array_equal(state.information_state_tensor(seat), obs), where
-        assert np.allclose(state.returns(), [returns[a] for a in agents], rtol=0, atol=1e-12), (
-            f"{where}: returns {state.returns()} != {returns}"
+        paid = state.returns() if state.is_terminal() else state.env_returns()
+        assert np.allclose(paid, [returns[a] for a in agents], rtol=0, atol=1e-12), (
+            f"{where}: returns {paid} != {returns}"
         )
+        if not state.is_terminal():
+            assert state.returns() == [0.0] * n  # OpenSpiel's TERMINAL reward model
 
     while True:
         while state.is_chance_node():  # feed the env's deal

@@ -31,9 +31,12 @@ entries block by block and, for the seat to act, its legal actions (the env's
 that names the legal actions keeps every information set's actions the same, which
 :class:`~open_spiel.python.algorithms.ismcts.ISMCTSBot` requires.
 
-**Returns** are the AEC env's: place values (:mod:`schnauz_env.common.places`), paid
-when places are decided (whole games), or the game's single-round rewards
-(``episode="round"``); ``rewards()`` is what was paid since the last decision.
+**Returns** are the AEC env's episode returns: each seat's final place's value
+(:mod:`schnauz_env.common.places`), or the game's single-round rewards
+(``episode="round"``). The reward model is OpenSpiel's ``TERMINAL`` (OpenSpiel's
+``MCTSBot`` requires it): ``returns()`` and ``rewards()`` are zeros until the game is
+over. :meth:`CardGameState.env_returns` follows the env's payments during the game
+(the env pays a place's value as soon as a seat goes out).
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ def config_of(spec: GameSpec, params: Mapping[str, Any] | None) -> Any:
 
 def game_type(spec: GameSpec) -> pyspiel.GameType:
     """OpenSpiel's ``GameType`` of ``spec``: sequential, explicit chance, imperfect
-    information, zero-sum, rewards paid as places are decided."""
+    information, zero-sum, returns at the end."""
     return pyspiel.GameType(
         short_name=spec.short_name,
         long_name=spec.long_name,
@@ -144,7 +147,7 @@ def game_type(spec: GameSpec) -> pyspiel.GameType:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
@@ -209,14 +212,13 @@ class Progress:
     """A state's mutable part: the engine state, the chance draws of the deal in
     progress and what has been paid. Copied quickly (the engine's own ``clone``)."""
 
-    __slots__ = ("dealer_due", "drawn", "engine", "returns", "rewards", "settled")
+    __slots__ = ("dealer_due", "drawn", "engine", "returns", "settled")
 
     def __init__(self, rules: Rules) -> None:
         self.engine: Any = None
         self.dealer_due = rules.dealer_by_chance
         self.drawn: list[int] = []
         self.returns = [0.0] * rules.n
-        self.rewards = [0.0] * rules.n
         self.settled: set[int] = set()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
@@ -227,7 +229,6 @@ class Progress:
         new.dealer_due = self.dealer_due
         new.drawn = list(self.drawn)
         new.returns = list(self.returns)
-        new.rewards = list(self.rewards)
         new.settled = set(self.settled)
         return new
 
@@ -297,15 +298,17 @@ class CardGameState(pyspiel.State):
         return engine is not None and engine.game_over
 
     def returns(self) -> list[float]:
-        """Each seat's return so far (the AEC env's cumulative rewards)."""
-        return list(self._progress.returns)
+        """Each seat's return: the AEC env's episode return once the game is over (the
+        final place's value), zeros before (OpenSpiel's ``TERMINAL`` reward model)."""
+        if self.is_terminal():
+            return list(self._progress.returns)
+        return [0.0] * self._rules.n
 
-    def rewards(self) -> list[float]:
-        """What each seat was paid since the last decision: by that decision and the
-        chance outcomes after it (a Scat deal can end a round), so that summing
-        ``rewards()`` at every decision node and at the end gives ``returns()``, as
-        OpenSpiel's tests (and RL loops over decision nodes) do."""
-        return list(self._progress.rewards)
+    def env_returns(self) -> list[float]:
+        """Each seat's cumulative reward in the PettingZoo env at this point: the env pays
+        a seat its place's value when it goes out (the seats still in share the
+        opposite), so this equals :meth:`returns` at the end."""
+        return list(self._progress.returns)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The engine's name of ``action`` in this state (``"swap 7♣ (hand) for K♥
@@ -334,9 +337,7 @@ class CardGameState(pyspiel.State):
         p, rules = self._progress, self._rules
         action = int(action)
         if not self._at_chance():
-            result = p.engine.apply(action)  # an illegal action raises ValueError
-            p.rewards = [0.0] * rules.n
-            self._settle(result)
+            self._settle(p.engine.apply(action))  # an illegal action raises ValueError
             return
         if p.dealer_due:
             if not 0 <= action < rules.n:
@@ -359,24 +360,21 @@ class CardGameState(pyspiel.State):
         self._settle(p.engine.deal(deck))
 
     def _settle(self, result: Any) -> None:
-        """Pay what ``result`` decided, as the AEC env does (``CardGameEnv._settle``),
-        adding it to :meth:`rewards`."""
+        """Pay what ``result`` decided, as the AEC env does (``CardGameEnv._settle``)."""
         if result is None:
             return
         p, rules = self._progress, self._rules
         n = rules.n
-        rewards = [0.0] * n
         if rules.single_round:
             for s, d in rules.spec.round_rewards(result).items():
-                rewards[s] = d
                 p.returns[s] += d
         else:
             places = result.places
             decided = [s for s in places if s not in p.settled]
             p.settled.update(decided)
             playing = sum(1 << s for s in range(n) if s not in p.settled)
-            settle_places(n, places, decided, len(decided), playing, p.returns, rewards)
-        p.rewards = [a + b for a, b in zip(p.rewards, rewards, strict=True)]
+            paid = [0.0] * n
+            settle_places(n, places, decided, len(decided), playing, p.returns, paid)
 
     def playout(self, rng: random.Random) -> list[float]:
         """The returns of this game played to the end from here with uniformly random

@@ -1,22 +1,22 @@
 """Record files: one game as JSON (``.json``), many as JSON Lines (``.jsonl``, one
 record per line); either may be gzipped (``.json.gz``, ``.jsonl.gz``).
 
-Writing is atomic: the text goes to a temporary file in the same folder, which is then
-renamed into place, so a crash never leaves half a file. An existing file is never
+Writing is atomic (:func:`schnauz_env.common.files.atomic_write`): the text goes to a
+temporary file in the same folder, which is then renamed into place, so a crash never
+leaves half a file. An existing file is never
 replaced unless ``overwrite=True``: :class:`FileExistsError` says so instead.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from schnauz_env.common.files import atomic_write
 from schnauz_env.records.format import Record, RecordError
 
 PathLike = str | os.PathLike
@@ -84,64 +84,6 @@ def write_records(
 
 def _write_text(path: PathLike, text: str, overwrite: bool) -> Path:
     return atomic_write(path, lambda f: f.write(text), overwrite)
-
-
-def atomic_write(
-    path: PathLike, write: Callable[[Any], Any], overwrite: bool = False, binary: bool = False
-) -> Path:
-    """Call ``write(f)`` on a temporary file beside ``path`` (text, or bytes with
-    ``binary``), then move it to ``path`` (gzip-compressed if a text file's name ends in
-    ``.gz``). Without ``overwrite`` an existing ``path`` raises :class:`FileExistsError`
-    and is left untouched."""
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists; choose another name (files are never replaced)")
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            if binary:
-                write(raw)
-            else:
-                gz = _gz(path)
-                stream: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if gz else raw
-                text = io.TextIOWrapper(stream, encoding="utf-8", newline="\n")
-                write(text)
-                text.flush()
-                text.detach()
-                if stream is not raw:
-                    stream.close()  # the gzip trailer; raw stays open
-            raw.flush()
-            os.fsync(raw.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _move_new(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def _move_new(tmp: str, path: Path) -> None:
-    """Rename ``tmp`` to ``path`` unless ``path`` exists (a hard link fails if it does,
-    so two writers never replace each other's file)."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(
-            f"{path} exists; choose another name (files are never replaced)"
-        ) from None
-    except OSError:  # a file system without hard links: check, then rename
-        if path.exists():
-            raise FileExistsError(
-                f"{path} exists; choose another name (files are never replaced)"
-            ) from None
-        os.replace(tmp, path)
-        return
-    os.unlink(tmp)
 
 
 def _gz(path: PathLike) -> bool:

@@ -114,9 +114,13 @@ def test_stacked_deck_and_showdown_info() -> None:
     env.step(PASS)
     info = env.infos["player_0"]
     last = info["last_showdown"]
-    assert last["reason"] == "knock" and last["knocker"] == 0
-    assert last["losses"] == {2: 1} and last["losers"] == [2]
-    assert last["hands"][0] == {"cards": ["9C", "KC", "AC"], "value": 30.0, "label": "30 ♣"}
+    assert last["reason"] == "knock" and last["knocker"] == "player_0"
+    assert last["losses"] == {"player_2": 1} and last["losers"] == ["player_2"]
+    assert last["hands"]["player_0"] == {
+        "cards": ["9C", "KC", "AC"],
+        "value": 30.0,
+        "label": "30 ♣",
+    }
     assert info["lives"] == {"player_0": 3, "player_1": 3, "player_2": 2}
     assert info["round"] == 1 and info["on_the_bus"]["player_2"] is False
     assert info["buy_ins_left"] == {"player_0": 0, "player_1": 0, "player_2": 0}

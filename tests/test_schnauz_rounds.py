@@ -115,7 +115,8 @@ class EnvTable:
                 last = self.game.last_result.to_dict()
                 self.results.append(last)
                 for info in env.infos.values():
-                    assert info["last_showdown"] == last
+                    # the same result, seats named by agent
+                    assert info["last_showdown"] == env.name_seats(last)
                     assert info["lives"] == dict(
                         zip(env.possible_agents, last["lives_after"], strict=True)
                     )
@@ -696,8 +697,11 @@ def test_round_episode_rewards():
     assert env.rewards == {"player_0": 0.5, "player_1": 0.5, "player_2": -1.0}
     info = env.infos["player_0"]
     assert info["lives"] == {"player_0": 3, "player_1": 3, "player_2": 2}
-    assert info["last_showdown"]["losers"] == [2]
-    assert info["last_showdown"]["hands"][2] == {"cards": ["7S", "8H", "9D"], "label": "9 ♦"}
+    assert info["last_showdown"]["losers"] == ["player_2"]
+    assert info["last_showdown"]["hands"]["player_2"] == {
+        "cards": ["7S", "8H", "9D"],
+        "label": "9 ♦",
+    }
     t.finish()
     assert env.agents == []
     assert t.returns == {"player_0": 0.5, "player_1": 0.5, "player_2": -1.0}

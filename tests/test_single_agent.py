@@ -58,7 +58,7 @@ def test_learner_gets_its_own_reward_as_dealer(episode, hands, learner_wins):
     deck = stack(hands, ["9S 9H 9D"], dealer=0)
     total, info = play_out(env, deck, [KEEP, KNOCK], rules_seat=0)
     assert total == (1.0 if learner_wins else -1.0)
-    loser = 1 if learner_wins else 0
+    loser = "player_1" if learner_wins else "player_0"
     assert info["last_showdown"]["losers"] == [loser]
 
 

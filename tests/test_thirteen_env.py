@@ -148,7 +148,9 @@ def test_infos_report_scores_and_results():
         env.step(a)
     info = env.infos["player_0"]
     assert info["finish_order"] == ["player_3"]
-    assert info["last_result"]["reason"] == "out" and info["last_result"]["places"] == {3: 1.0}
+    assert info["last_result"]["reason"] == "out" and info["last_result"]["places"] == {
+        "player_3": 1.0
+    }
 
 
 def test_illegal_action_under_env_costs_the_offender():

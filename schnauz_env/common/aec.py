@@ -18,6 +18,17 @@ Rendering: ``"ansi"`` returns the game's text, ``"human"`` prints it, and
 :mod:`schnauz_env.render`) returns a picture of the table as an ``(H, W, 3)`` uint8
 array. ``render_seat`` (a constructor option, or the attribute of the same name)
 chooses whose view is drawn or printed: ``None`` shows every hand.
+
+Infos: every key is a string, and seats are named by agent (``"player_2"``) wherever
+an info names one (:meth:`CardGameEnv.name_seats`), so that tools which turn infos into
+tensors or batches (Tianshou, TorchRL) read them. ``infos=False`` (a constructor
+option) gives every agent an empty info dict, for runs that read none.
+
+Elimination: an agent that goes out of a whole game is terminated at the step that
+puts it out (its reward then brings its return to its place's value), steps out with
+``None`` when it is selected, and leaves ``agents``; the others play on. Trainers that
+need every agent until the game ends use
+:class:`schnauz_env.wrappers.FixedAgentsWrapper` (``docs/interop.md``).
 """
 
 from __future__ import annotations
@@ -89,11 +100,20 @@ class CardGameEnv(AECEnv):
     # render_mode="rgb_array", (state, seat) -> (H, W, 3) uint8 picture.
     new_game: Callable[..., Any]
     encoder_class: ClassVar[type]
+    #: How the fields of the game's result name seats, for infos (:meth:`name_seats`):
+    #: ``"seat"`` one seat (or ``None``), ``"seats"`` a list of seats, ``"per_seat"`` a
+    #: list with one entry per seat, ``"by_seat"`` a dict keyed by seat, ``"by_seat_list"``
+    #: a list of such dicts, ``"result"`` a chained result of the same kind.
+    result_seats: ClassVar[dict[str, str]] = {}
     render_state: Callable[..., str]
     draw_state: Callable[..., np.ndarray] | None = None
 
     def __init__(
-        self, render_mode: str | None = None, render_seat: int | None = None, **options: Any
+        self,
+        render_mode: str | None = None,
+        render_seat: int | None = None,
+        infos: bool = True,
+        **options: Any,
     ) -> None:
         super().__init__()
         modes = [
@@ -107,8 +127,12 @@ class CardGameEnv(AECEnv):
                 + ", ".join(repr(m) for m in modes)
             )
         self.config = make_config(
-            self.config_class, options, self.game_name, ("render_mode", "render_seat")
+            self.config_class, options, self.game_name, ("render_mode", "render_seat", "infos")
         )
+        if not isinstance(infos, bool):
+            raise TypeError(f"infos must be True or False, got {infos!r}")
+        #: ``False``: every agent's info is an empty dict (lean runs; see the module docstring).
+        self.with_infos = infos
         self.render_mode = render_mode
         n = self.config.num_players
         self.render_seat = render_seat
@@ -159,9 +183,34 @@ class CardGameEnv(AECEnv):
         return dict(zip(self.possible_agents, values, strict=True))
 
     def last_result_info(self) -> dict[str, Any] | None:
-        """The game's latest result as a dict, for infos (``None`` before the first)."""
+        """The game's latest result as a dict for infos, seats named by agent
+        (:meth:`name_seats`); ``None`` before the first."""
         last = self.game.last_result
-        return last.to_dict() if last is not None else None
+        return self.name_seats(last.to_dict()) if last is not None else None
+
+    def name_seats(self, result: dict[str, Any]) -> dict[str, Any]:
+        """``result`` (a result's ``to_dict()``) with every seat number named by its agent,
+        as :attr:`result_seats` describes the fields, so that every key of an info is a
+        string (tools such as Tianshou and TorchRL refuse others)."""
+        names = self.possible_agents
+        named = dict(result)
+        for key, kind in self.result_seats.items():
+            value = named.get(key)
+            if value is None:
+                continue
+            if kind == "seat":
+                named[key] = names[value]
+            elif kind == "seats":
+                named[key] = [names[s] for s in value]
+            elif kind == "per_seat":
+                named[key] = self.by_agent(value)
+            elif kind == "by_seat":
+                named[key] = {names[s]: v for s, v in value.items()}
+            elif kind == "by_seat_list":
+                named[key] = [{names[s]: v for s, v in d.items()} for d in value]
+            else:  # "result": a chained result of the same kind
+                named[key] = self.name_seats(value)
+        return named
 
     def round_rewards(self, result: Any) -> dict[int, float]:
         """Rewards of a single-round episode: each loser −1, the others share +."""
@@ -369,6 +418,9 @@ class CardGameEnv(AECEnv):
             self.terminations[names[s]] = True
 
     def _update_infos(self) -> None:
+        if not self.with_infos:
+            self.infos = {a: {} for a in self.agents}
+            return
         shared = self.info_for()
         self.infos = {
             a: {k: (dict(v) if type(v) is dict else v) for k, v in shared.items()}

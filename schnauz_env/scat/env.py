@@ -47,6 +47,7 @@ RULES.md §2; every **[choice]** there is an option below.
 | `episode` | `"game"` | `"game"` until one player is left, or `"round"` for one deal |
 | `render_mode` | `None` | `"ansi"` (returns the text), `"human"` (prints it) or `"rgb_array"` (returns a picture of the table, `(640, 960, 3)` uint8; needs the `play` extra) |
 | `render_seat` | `None` | whose view `render()` shows: `None` every hand open, or a seat number (that player's hand, the discard pile, the cards the others drew from it, backs for the rest); also the attribute `env.unwrapped.render_seat` |
+| `infos` | `True` | `False`: every agent's info is an empty dict (lean runs; see Info) |
 
 Invalid options raise `ValueError` saying what is allowed.
 
@@ -122,12 +123,19 @@ naming the action and the legal ones.
 Every agent's info holds `lives` (dict agent → lives of every seat), `on_the_bus`,
 `out`, `buy_ins_left`, `round` (rounds played), and `last_showdown`: `None` before the
 first round ends, then the latest round result: `reason` (`"blitz_deal"`,
-`"blitz"`, `"knock"`, `"empty_stock"`, `"turn_limit"`), every revealed hand with its
-`value` and `label`, `losses` (seat → lives lost), `losers`, `went_out`,
+`"blitz"`, `"knock"`, `"empty_stock"`, `"turn_limit"`), `hands` (agent → revealed
+`cards`, `value` and `label`), `losses` (agent → lives lost), `losers`, `went_out`,
 `bought_in`, `lives_after`, `out_after`, `knocker`, `blitz_holders`, `tie_break`
-(the showdown-only deals, if any), `turn_limit_reached`, `places`, and `then`: the
-next round's result when that round ended at once on its deal (a blitz after the
-deal), else `None`.
+(the showdown-only deals, if any), `turn_limit_reached`, `places` (agent → final
+place), and `then`: the next round's result when that round ended at once on its deal
+(a blitz after the deal), else `None`. Seats are named by agent everywhere (lists of
+agents, dicts keyed by agent), so every key is a string. `infos=False` (a constructor
+option) gives empty infos, for runs that read none.
+
+An agent that goes out is terminated at the step that puts it out (its reward then
+brings its return to its place's value) and steps out with `None`; the others play
+on. `schnauz_env.wrappers.FixedAgentsWrapper` keeps every agent until the game ends,
+for trainers that need a fixed set of agents (`docs/interop.md`).
 
 ## Version history
 
@@ -184,6 +192,20 @@ class raw_env(CardGameEnv):
     encoder_class = ObservationEncoder
 
     config: ScatConfig
+    result_seats = {
+        "hands": "by_seat",
+        "losses": "by_seat",
+        "losers": "seats",
+        "went_out": "seats",
+        "bought_in": "seats",
+        "lives_after": "per_seat",
+        "out_after": "per_seat",
+        "knocker": "seat",
+        "blitz_holders": "seats",
+        "tie_break": "by_seat_list",
+        "places": "by_seat",
+        "then": "result",
+    }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)

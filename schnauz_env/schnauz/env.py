@@ -44,6 +44,7 @@ in wins. The rules are RULES.md §1; every **[choice]** there is an option below
 | `episode` | `"game"` | `"game"` until one player is left, or `"round"` for one deal |
 | `render_mode` | `None` | `"ansi"` (returns the text), `"human"` (prints it) or `"rgb_array"` (returns a picture of the table, `(640, 960, 3)` uint8; needs the `play` extra) |
 | `render_seat` | `None` | whose view `render()` shows: `None` every hand open, or a seat number (that player's hand, the face-up cards, what is publicly known of the others, backs for the rest); also the attribute `env.unwrapped.render_seat` |
+| `infos` | `True` | `False`: every agent's info is an empty dict (lean runs; see Info) |
 
 Invalid options raise `ValueError` saying what is allowed.
 
@@ -114,9 +115,17 @@ naming the action and the legal ones.
 
 Every agent's info holds `lives` (dict agent → lives of every seat), `out`
 (dict agent → out of the game), `round` (rounds played), and `last_showdown`: `None`
-before the first showdown, then the latest round result (`reason`, every revealed
-hand with its `label`, `losers`, `went_out`, `lives_after`, `knocker`,
-`fire_holder`, `turn_limit_reached`, `places`).
+before the first showdown, then the latest round result (`reason`, `hands`: agent →
+revealed `cards` and `label`, `losers`, `went_out`, `lives_after`, `out_after`,
+`knocker`, `fire_holder`, `turn_limit_reached`, `replays`, `places`: agent → final
+place). Seats are named by agent everywhere (lists of agents, dicts keyed by agent),
+so every key is a string. `infos=False` (a constructor option) gives empty infos,
+for runs that read none.
+
+An agent that goes out is terminated at the step that puts it out (its reward then
+brings its return to its place's value) and steps out with `None`; the others play
+on. `schnauz_env.wrappers.FixedAgentsWrapper` keeps every agent until the game ends,
+for trainers that need a fixed set of agents (`docs/interop.md`).
 
 ## Version history
 
@@ -173,6 +182,17 @@ class raw_env(CardGameEnv):
     encoder_class = ObservationEncoder
 
     config: SchnauzConfig
+    result_seats = {
+        "hands": "by_seat",
+        "losers": "seats",
+        "went_out": "seats",
+        "lives_after": "per_seat",
+        "out_after": "per_seat",
+        "knocker": "seat",
+        "fire_holder": "seat",
+        "replays": "by_seat_list",
+        "places": "by_seat",
+    }
 
     def info_for(self) -> dict[str, Any]:
         game = self.game

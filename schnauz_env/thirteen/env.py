@@ -44,6 +44,7 @@ rules are RULES.md §3; every **[choice]** there is an option below.
 | `max_games` | 100 | termination guard: a match ends after this many games with the scores as they stand (reported) |
 | `render_mode` | `None` | `"ansi"` (returns the text), `"human"` (prints it) or `"rgb_array"` (returns a picture of the table, `(640, 960, 3)` uint8; needs the `play` extra) |
 | `render_seat` | `None` | whose view `render()` shows: `None` every hand open, or a seat number (that player's hand, the table, the others' card counts); also the attribute `env.unwrapped.render_seat` |
+| `infos` | `True` | `False`: every agent's info is an empty dict (lean runs; see Info) |
 
 Invalid options raise `ValueError` saying what is allowed.
 
@@ -124,7 +125,15 @@ Every agent's info holds `scores` (dict agent → match points; this game's poin
 game, in order) and `last_result`: `None` until a player first goes out, then the
 latest result (`reason` — `"out"`, `"game_over"` or `"instant_win"` —, `went_out`,
 `finish_order`, `points`, `scores`, `places`, `match_over`, `match_limit_reached`,
-`instant_win`). Infos are refreshed at reset and whenever a player goes out.
+`instant_win`). Infos are refreshed at reset and whenever a player goes out. Seats are
+named by agent everywhere (`went_out` an agent, `points`, `scores` and `places` dicts
+keyed by agent), so every key is a string. `infos=False` (a constructor option) gives
+empty infos, for runs that read none.
+
+In `"game"` episodes a player who goes out is terminated at once and steps out with
+`None`; the others play on. `schnauz_env.wrappers.FixedAgentsWrapper` keeps every
+agent until the game ends, for trainers that need a fixed set of agents
+(`docs/interop.md`).
 
 ## Version history
 
@@ -181,6 +190,13 @@ class raw_env(CardGameEnv):
     encoder_class = ObservationEncoder
 
     config: ThirteenConfig
+    result_seats = {
+        "went_out": "seat",
+        "finish_order": "seats",
+        "points": "by_seat",
+        "scores": "per_seat",
+        "places": "by_seat",
+    }
 
     def info_for(self) -> dict[str, Any]:
         game = self.game

@@ -20,6 +20,11 @@ A model file holds the weights of a multilayer perceptron (the actor of an SB3
 
 Loading a model for other rules, another game, another observation layout or size,
 or a file that is not a model (or is damaged) raises ``ValueError`` saying which.
+Model files are safe to exchange: nothing in them is unpickled, every header field is
+checked (:func:`check_header`), an unknown activation is refused, and every array's
+declared shape is checked against the header before anything is allocated (at most
+``MAX_PARAMETERS`` numbers, ``MAX_LAYERS`` hidden layers of up to ``MAX_WIDTH``). Files are
+written atomically (a crash never leaves half a model under its name).
 Playing needs numpy only; exporting from SB3 needs the ``train`` extra.
 
 The package ships its trained models as data in ``policies/models/*.npz``
@@ -33,6 +38,7 @@ from __future__ import annotations
 import functools
 import json
 import zipfile
+import zlib
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -40,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from policies.base import Policy, register_policy
+from schnauz_env.common.files import atomic_write
+from schnauz_env.common.options import make_config
 from schnauz_env.games import game_module
 
 __all__ = [
@@ -48,6 +56,7 @@ __all__ = [
     "SHIPPED",
     "MLPPolicy",
     "check_compatible",
+    "check_header",
     "export_sb3",
     "feature_transform",
     "load_model_policy",
@@ -129,6 +138,11 @@ class MLPPolicy(Policy):
         self.game = meta["game"]
         self.name = meta.get("name", "model")
         self.deterministic = deterministic
+        if meta.get("activation") not in ACTIVATIONS:
+            raise ValueError(
+                f"unknown activation {meta.get('activation')!r}; a model uses one of "
+                f"{', '.join(ACTIVATIONS)}"
+            )
         self._act_fn = np.tanh if meta["activation"] == "tanh" else (lambda x: np.maximum(x, 0.0))
         self._features = feature_transform(meta.get("features"), self.game, config)
 
@@ -175,6 +189,8 @@ def save_model(
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {activation!r}; use one of {', '.join(ACTIVATIONS)}")
     meta = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -194,47 +210,230 @@ def save_model(
     for i, (w, b) in enumerate(weights):
         arrays[f"w{i}"] = np.asarray(w, dtype=np.float32)
         arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **arrays)
-    return path
+    # A temporary file renamed into place: a crash never leaves half a model file.
+    return atomic_write(
+        path, lambda f: np.savez_compressed(f, **arrays), overwrite=True, binary=True
+    )
 
 
 def read_model(path: str | Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
-    """Read a model file's weights and header; ``ValueError`` if it is not a valid one."""
+    """Read a model file's weights and header; ``ValueError`` naming the problem if it is
+    not a valid one.
+
+    Model files come from other people: the header is checked field by field
+    (:func:`check_header`), and every array's declared shape and type against it before
+    the array is read, so a small file cannot make the loader allocate more than the
+    model it describes (at most ``MAX_PARAMETERS`` numbers). Nothing is unpickled.
+    """
     path = Path(path)
+    name = repr(str(path))
     if not path.is_file():
-        raise ValueError(f"model file {str(path)!r} does not exist")
+        raise ValueError(f"model file {name} does not exist")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            layers = int(meta["layers"])
-            weights = [(data[f"w{i}"], data[f"b{i}"]) for i in range(layers + 1)]
+        with open(path, "rb") as fh:
+            magic = fh.read(6)
+        if magic == b"\x93NUMPY":
+            raise ValueError(
+                f"{name} is a single numpy array (.npy), not a {FORMAT} model file (.npz)"
+            )
+        with zipfile.ZipFile(path) as zf:
+            meta = check_header(_read_header(zf, name), name)
+            weights = _read_weights(zf, meta, name)
     except (
         OSError,
-        ValueError,
-        KeyError,
-        zipfile.BadZipFile,
-        json.JSONDecodeError,
         EOFError,
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        NotImplementedError,  # a zip compression numpy never writes
+        RuntimeError,  # an encrypted zip member
     ) as err:
         raise ValueError(
-            f"{str(path)!r} is not a readable schnauz_env model file (corrupt or another format): {err}"
+            f"{name} is not a readable {FORMAT} model file (corrupt or another format): {err}"
         ) from err
+    return weights, meta
+
+
+#: Limits of a model file, checked before anything is allocated.
+MAX_LAYERS = 64
+MAX_WIDTH = 1 << 16
+MAX_PARAMETERS = 1 << 26
+#: The hidden activations a model may use.
+ACTIVATIONS = ("tanh", "relu")
+_HEADER_BYTES = 1 << 20
+
+
+def _member(zf: zipfile.ZipFile, key: str, name: str) -> zipfile.ZipInfo:
+    try:
+        return zf.getinfo(f"{key}.npy")
+    except KeyError:
+        raise ValueError(
+            f"{name} is damaged or not a model file: it has no {key!r} array"
+        ) from None
+
+
+def _open_array(
+    zf: zipfile.ZipFile, key: str, name: str
+) -> tuple[Any, tuple[int, ...], bool, np.dtype]:
+    """The opened member ``key``, positioned at its data, and its declared shape,
+    Fortran order and dtype (only the ``.npy`` header is read)."""
+    fh = zf.open(_member(zf, key, name))
+    try:
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+        else:
+            raise ValueError(f"npy version {version}")
+    except (ValueError, EOFError, OSError) as err:
+        fh.close()
+        raise ValueError(f"{name} is damaged: array {key!r} has no valid header ({err})") from None
+    return fh, tuple(shape), bool(fortran), dtype
+
+
+def _read_data(fh: Any, key: str, shape: tuple[int, ...], fortran: bool, dtype: Any, name: str):
+    """The array whose header :func:`_open_array` read (its size already checked)."""
+    count = int(np.prod(shape, dtype=np.int64))
+    nbytes = count * dtype.itemsize
+    data = fh.read(nbytes)
+    if len(data) != nbytes:
+        raise ValueError(
+            f"{name} is damaged: array {key!r} holds {len(data)} of its {nbytes} bytes"
+        )
+    return np.frombuffer(bytearray(data), dtype=dtype, count=count).reshape(
+        shape, order="F" if fortran else "C"
+    )
+
+
+def _read_header(zf: zipfile.ZipFile, name: str | None = None) -> Any:
+    """The JSON header of an open model file (any JSON value; :func:`check_header`
+    checks it)."""
+    name = name or repr(str(zf.filename))
+    if _member(zf, "meta", name).file_size > _HEADER_BYTES:
+        raise ValueError(f"{name} is damaged: its header is larger than {_HEADER_BYTES} bytes")
+    fh, shape, fortran, dtype = _open_array(zf, "meta", name)
+    with fh:
+        if shape != () or dtype.kind != "U":
+            raise ValueError(
+                f"{name} is damaged: its header is an array of {dtype} {shape}, not text"
+            )
+        text = str(_read_data(fh, "meta", shape, fortran, dtype, name)[()])
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise ValueError(f"{name} is damaged: its header is not JSON ({err})") from None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_header(meta: Any, name: str = "model") -> dict[str, Any]:
+    """``meta`` if it is a valid model header (see the module docstring), else
+    ``ValueError`` naming the first field that is missing or wrong."""
+    if not isinstance(meta, dict):
+        raise ValueError(
+            f"{name} is damaged: its header is a JSON {type(meta).__name__}, not an object"
+        )
     if meta.get("format") != FORMAT or meta.get("format_version") != FORMAT_VERSION:
         raise ValueError(
-            f"{str(path)!r} is not a {FORMAT} v{FORMAT_VERSION} model file "
-            f"(format {meta.get('format')!r} v{meta.get('format_version')!r})"
+            f"{name} is not a {FORMAT} v{FORMAT_VERSION} model file "
+            f"(format {meta.get('format')!r}, format_version {meta.get('format_version')!r})"
         )
+
+    def field(key: str, check: Any, want: str, optional: bool = False) -> Any:
+        if key not in meta:
+            if optional:
+                return None
+            raise ValueError(f"{name} is damaged: its header has no {key!r}")
+        value = meta[key]
+        if not check(value):
+            raise ValueError(
+                f"{name} is damaged: header field {key!r} must be {want}, "
+                f"got {type(value).__name__} {_short(value)}"
+            )
+        return value
+
+    from schnauz_env.games import GAMES
+
+    field("game", lambda v: v in GAMES, f"one of {', '.join(GAMES)}")
+    field(
+        "rules", lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v), "an object"
+    )
+    field(
+        "table_sizes",
+        lambda v: isinstance(v, list) and v and all(_is_int(n) and 2 <= n <= 16 for n in v),
+        "a non-empty list of table sizes",
+    )
+    field("obs_version", _is_int, "an integer")
+    size = lambda v: _is_int(v) and 1 <= v <= MAX_WIDTH  # noqa: E731
+    field("obs_size", size, f"an integer from 1 to {MAX_WIDTH}")
+    field("num_actions", size, f"an integer from 1 to {MAX_WIDTH}")
+    field("input_size", size, f"an integer from 1 to {MAX_WIDTH}", optional=True)
+    field("activation", lambda v: v in ACTIVATIONS, f"one of {', '.join(ACTIVATIONS)}")
+    field(
+        "layers",
+        lambda v: _is_int(v) and 0 <= v <= MAX_LAYERS,
+        f"an integer from 0 to {MAX_LAYERS}",
+    )
+    field("features", lambda v: v is None or isinstance(v, str), "a feature set's name", True)
+    field("name", lambda v: isinstance(v, str), "text", optional=True)
+    if not meta.get("features") and meta.get("input_size", meta["obs_size"]) != meta["obs_size"]:
+        raise ValueError(
+            f"{name} is damaged: input size {meta['input_size']} != {meta['obs_size']}"
+        )
+    return meta
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _read_weights(
+    zf: zipfile.ZipFile, meta: dict[str, Any], name: str
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every layer's weights. Every array's declared shape and type is checked first
+    (against the header, the layer before, and ``MAX_PARAMETERS`` in all), then the
+    arrays are read: nothing is allocated for a file that fails."""
     prev = meta.get("input_size", meta["obs_size"])
-    if not meta.get("features") and prev != meta["obs_size"]:
-        raise ValueError(f"{str(path)!r} is damaged: input size {prev} != {meta['obs_size']}")
-    for i, (w, b) in enumerate(weights):
-        if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != prev:
-            raise ValueError(f"{str(path)!r} is damaged: layer {i} has shapes {w.shape}, {b.shape}")
-        prev = w.shape[1]
-    if prev != meta["num_actions"]:
-        raise ValueError(f"{str(path)!r} is damaged: output size {prev} != {meta['num_actions']}")
-    return weights, meta
+    layers = meta["layers"]
+    declared: list[tuple[str, tuple[int, ...], bool, np.dtype]] = []
+    total = 0
+    for i in range(layers + 1):
+        for key in (f"w{i}", f"b{i}"):
+            fh, shape, fortran, dtype = _open_array(zf, key, name)
+            fh.close()
+            if dtype.kind != "f" or dtype.itemsize not in (4, 8):
+                raise ValueError(f"{name} is damaged: {key} holds {dtype}, not float32")
+            if key[0] == "w":
+                out = meta["num_actions"] if i == layers else None
+                ok = len(shape) == 2 and shape[0] == prev and 1 <= shape[1] <= MAX_WIDTH
+                ok = ok and (out is None or shape[1] == out)
+                want = f"({prev}, {'width' if out is None else out})"
+            else:
+                ok = shape == (prev,)
+                want = f"({prev},)"
+            if not ok:
+                raise ValueError(
+                    f"{name} is damaged: layer {i} {key} has shape {shape}; the header and "
+                    f"the layer before want {want}"
+                )
+            if key[0] == "w":
+                prev = shape[1]
+            total += int(np.prod(shape, dtype=np.int64))
+            if total > MAX_PARAMETERS:
+                raise ValueError(
+                    f"{name} declares more than {MAX_PARAMETERS} parameters; refusing to load it"
+                )
+            declared.append((key, shape, fortran, dtype))
+    arrays = []
+    for key, shape, fortran, dtype in declared:
+        fh, *_ = _open_array(zf, key, name)
+        with fh:
+            arrays.append(_read_data(fh, key, shape, fortran, dtype, name))
+    return list(zip(arrays[::2], arrays[1::2], strict=True))
 
 
 def check_compatible(meta: dict[str, Any], game: str, config: Any, path: str = "model") -> None:
@@ -278,10 +477,14 @@ def load_model_policy(
     if meta["game"] != game:
         raise ValueError(f"{str(path)!r} was trained for {meta['game']!r}, not {game!r}")
     if config is None:
-        config = game_module(game).Config(
-            num_players=meta["table_sizes"][0],
-            **{k: v for k, v in meta["rules"].items()},
-        )
+        try:
+            config = make_config(
+                game_module(game).Config,
+                {"num_players": meta["table_sizes"][0], **meta["rules"]},
+                game,
+            )
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{str(path)!r} has rules this package cannot build: {err}") from None
     check_compatible(meta, game, config, path=repr(str(path)))
     meta.setdefault("name", Path(path).stem)
     return MLPPolicy(weights, meta, config, seed=seed, deterministic=deterministic)

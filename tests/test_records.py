@@ -298,6 +298,10 @@ def test_another_format_or_version_is_refused_with_a_clear_message():
         Record.from_dict({**data, "game": "poker"})
     with pytest.raises(RecordError, match="unknown record field"):
         Record.from_dict({**data, "timestamp": 1})
+    with pytest.raises(RecordError, match="8 hex digits per move"):
+        Record.from_dict({**data, "views": data["views"][:-1] + "g"})
+    with pytest.raises(RecordError, match="8 hex digits per move"):
+        Record.from_dict({**data, "views": data["views"][:-8]})
 
 
 def test_a_wrong_outcome_or_length_is_refused_after_the_last_move():
@@ -312,7 +316,7 @@ def test_a_wrong_outcome_or_length_is_refused_after_the_last_move():
     with pytest.raises(RecordError, match="returns"):
         replay(tampered(record, outcome=returns))
     cut = [list(a) for a in record.actions[:-1]]
-    assert refused_at(tampered(record, actions=cut, views=record.views[:-1])) == n - 1
+    assert refused_at(tampered(record, actions=cut, views=record.views[:-8])) == n - 1
     extra = [list(a) for a in record.actions] + [[0, 0]]
     assert refused_at(tampered(record, actions=extra, views=None)) == n
     swapped = [list(a) for a in record.actions]

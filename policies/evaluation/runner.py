@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -184,6 +184,10 @@ def _policy(label: str, seat: int) -> Policy:
     return cache[key]
 
 
+def _seeded(seat: Seat, seed: int) -> Seat:
+    return Seat(seat.policy, seat.sha256, seed)
+
+
 def _run_task(job: tuple[int, GameTask]) -> GameRecord:
     index, task = job
     table, seats, deal, rotation, run_seed, deal_seed = task
@@ -206,7 +210,7 @@ def _run_task(job: tuple[int, GameTask]) -> GameRecord:
             game,
             config,
             deal_seed,
-            [replace(options.seats[label], seed=seeds[s]) for s, label in enumerate(seats)],
+            [_seeded(options.seats[label], seeds[s]) for s, label in enumerate(seats)],
             places=out["places"],
             meta={**options.meta, "table": table, "deal": deal, "rotation": rotation},
         )

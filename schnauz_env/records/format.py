@@ -9,6 +9,7 @@ this package reads; the rules are checked when the game is built
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from schnauz_env.cards import format_card
 from schnauz_env.games import GAMES, game_module
 
+_HEX = re.compile("[0-9a-f]*")
 #: The ``format`` field of every record.
 FORMAT = "schnauz_env-record"
 #: The version of the format this package writes and reads.
@@ -93,9 +95,10 @@ class Record:
     probs: list[list[float] | None] | None = None
     """Optional: the policy's probability of each legal move (in ``legal``'s order), or
     ``None`` at moves whose policy gives none."""
-    views: list[str] | None = None
+    views: str | None = None
     """Optional: a checksum of what the acting seat saw before each move (CRC-32 of its
-    observation vector, as 8 hex digits): replay finds the first move whose table differs."""
+    observation vector), 8 hex digits per move, in one string: replay finds the first
+    move whose table differs (:meth:`view`)."""
     obs_version: int | None = None
     """The game's observation version the ``views`` were taken with."""
     outcome: Outcome | None = None
@@ -104,6 +107,12 @@ class Record:
     """Free notes, never checked (where the record comes from: the command, the table
     and deal of an evaluation, an error message)."""
     version: int = VERSION
+
+    def view(self, index: int) -> str | None:
+        """The view checksum of move ``index`` (8 hex digits), if the record has them."""
+        if self.views is None:
+            return None
+        return self.views[8 * index : 8 * index + 8]
 
     @property
     def num_players(self) -> int:
@@ -213,7 +222,7 @@ class Record:
                 )
             deal = dict(deal)
         per_move = {}
-        for name in ("legal", "probs", "views"):
+        for name in ("legal", "probs"):
             value = data.get(name)
             if value is not None:
                 if not isinstance(value, list) or len(value) != len(actions):
@@ -222,6 +231,16 @@ class Record:
                         f"got {len(value) if isinstance(value, list) else type(value).__name__}"
                     )
                 per_move[name] = list(value)
+        views = data.get("views")
+        if views is not None and (
+            not isinstance(views, str)
+            or len(views) != 8 * len(actions)
+            or not _HEX.fullmatch(views)
+        ):
+            raise RecordError(
+                f"'views' must be 8 hex digits per move ({8 * len(actions)} in all), got "
+                + (f"{len(views)} characters" if isinstance(views, str) else type(views).__name__)
+            )
         outcome = None
         if data.get("outcome") is not None:
             o = _field(data, "outcome", Mapping, "an object with places and returns")
@@ -255,7 +274,7 @@ class Record:
             deal=deal,
             legal=per_move.get("legal"),
             probs=per_move.get("probs"),
-            views=per_move.get("views"),
+            views=views,
             obs_version=_opt_int(data.get("obs_version"), "obs_version"),
             outcome=outcome,
             meta=dict(meta),

@@ -187,12 +187,12 @@ class Replay:
                     i,
                 )
             if self.views_checked:
-                got = view_digest(obs["observation"])
-                if got != record.views[i]:  # type: ignore[index]
+                got, want = view_digest(obs["observation"]), record.view(i)
+                if got != want:
                     raise RecordError(
                         f"move {i}: seat {seat} sees another table than recorded (view "
-                        f"checksum {got}, recorded {record.views[i]}): the deal, the rules "  # type: ignore[index]
-                        "or an earlier move differ",
+                        f"checksum {got}, recorded {want}): the deal, the rules or an "
+                        "earlier move differ",
                         i,
                     )
             yield Step(i, seat, action, env, self.paid)

@@ -77,6 +77,7 @@ def main() -> None:
                 runs.append(
                     {"chunk": k, "mode": mode, "wall": round(wall, 2), "cpu": round(cpu, 2)}
                 )
+                print(json.dumps(runs[-1]), flush=True)
     else:
         base = [
             sys.executable, "-m", "policies.evaluation.cli", "--policies", *args.policies,

@@ -98,20 +98,23 @@ def test_without_infos_the_episodes_are_the_same():
         trace = []
         for ep in range(5):
             obs, info = env.reset(seed=ep)
-            assert bool(info) == infos
+            assert ("lives" in info) == infos  # the game's infos only when asked for
             done = False
             while not done:
+                assert np.array_equal(info["action_mask"], env.action_masks())
                 obs, r, done, _, info = env.step(
                     int(rng.choice(np.flatnonzero(env.action_masks())))
                 )
-                assert bool(info) == infos
+                assert ("lives" in info) == infos
                 trace.append((obs.tobytes(), r, done))
         runs.append(trace)
     assert runs[0] == runs[1]
     lean = SingleAgentEnv(table_sizes=(3,), opponents=[Uniform(None)], seed=2, infos=False)
     lean.reset(seed=0)
     illegal = int(np.flatnonzero(~lean.action_masks())[0])
-    assert lean.step(illegal)[4] == {"illegal_action": illegal}
+    info = lean.step(illegal)[4]
+    assert info.keys() == {"illegal_action", "action_mask"} and info["illegal_action"] == illegal
+    assert not info["action_mask"].any()  # the episode is over
 
 
 def test_illegal_action_loses_or_raises():

@@ -30,11 +30,21 @@
   with ``illegal_action="raise"`` raises ``ValueError`` naming the legal actions.
 * The observation is the flat vector of the AEC observation (``Box``), the same for
   every table size.
-* ``info`` carries the AEC env's info (every seat's lives and places, the last
-  showdown), the table size, the learner's seat and the opponents' names. Trainers
-  that read none of it can pass ``infos=False``: SB3's ``DummyVecEnv`` deep-copies
-  every info dict every step, which was 42% of the time of a PPO run against random
-  opponents (``bench/ppo_speed.py --profile``). ``illegal_action`` is still reported.
+* ``info["action_mask"]`` holds the legal actions too (int8, the same as
+  :meth:`action_masks`), for tools that read masks from infos (Minari datasets,
+  Tianshou, TorchRL's Gym wrapper). ``info`` also carries the AEC env's info (every
+  seat's lives and places, the last showdown; seats named by agent), the table size,
+  the learner's seat and the opponents' names. Trainers that read none of it can pass
+  ``infos=False``: SB3's ``DummyVecEnv`` deep-copies every info dict every step, which
+  was 42% of the time of a PPO run against random opponents (``bench/ppo_speed.py
+  --profile``); ``action_mask`` and ``illegal_action`` are still reported.
+* Rendering (``render_mode``): ``"ansi"`` returns the table as text, ``"human"`` prints
+  it after every reset and step, ``"rgb_array"`` returns a picture (needs the ``play``
+  extra); always from the learner's seat (its own hand, what it knows of the others),
+  so a render shows what the learner saw. Another mode raises ``ValueError``.
+* Registered with Gymnasium as ``schnauz_env/Schnauz-v0``, ``schnauz_env/Scat-v0`` and
+  ``schnauz_env/Thirteen-v0`` (opponents by name;
+  :mod:`schnauz_env.wrappers.registration`).
 """
 
 from __future__ import annotations
@@ -53,7 +63,7 @@ from schnauz_env.wrappers.pool import Player, PlayerPool, act_function, policy_o
 class SingleAgentEnv(gym.Env):
     """One learner seat against a pool of opponents (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -69,6 +79,11 @@ class SingleAgentEnv(gym.Env):
         infos: bool = True,
     ) -> None:
         super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"invalid render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
         self.infos = infos
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
@@ -168,6 +183,8 @@ class SingleAgentEnv(gym.Env):
             # single-round episode): such a deal has no decision to learn, redeal.
             if options:
                 raise ValueError("the stacked deal ends the learner's episode before it acts")
+        if self.render_mode == "human":
+            self.render()
         return self._obs["observation"], self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -180,6 +197,7 @@ class SingleAgentEnv(gym.Env):
             # PettingZoo's convention (TerminateIllegalWrapper): the offender's game ends at -1.
             info = self._info()
             info["illegal_action"] = int(action)
+            info["action_mask"] = 0 * self._obs["action_mask"]
             self._obs = {
                 "observation": self._obs["observation"],
                 "action_mask": 0 * self._obs["action_mask"],
@@ -190,6 +208,8 @@ class SingleAgentEnv(gym.Env):
         reward = env.rewards.get(self.learner, 0.0) + self._pending
         self._pending = 0.0
         more, done = self._advance()
+        if self.render_mode == "human":
+            self.render()
         return self._obs["observation"], float(reward + more), done, False, self._info()
 
     def _advance(self) -> tuple[float, bool]:
@@ -214,19 +234,37 @@ class SingleAgentEnv(gym.Env):
             reward += env.rewards.get(learner, 0.0)
 
     def _info(self) -> dict[str, Any]:
+        mask = self._obs["action_mask"].copy()
         if not self.infos:
-            return {}
+            return {"action_mask": mask}
         info = self.env.info_for()  # fresh objects: callers may keep or change them
         info["table_size"] = len(self.env.possible_agents)
         info["seat"] = self.env.agent_name_mapping[self.learner]
         info["players"] = list(self.opponent_names)
+        info["action_mask"] = mask
         return info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (bool), for sb3-contrib's MaskablePPO."""
         return self._obs["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
-        if self.env is None:
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat, as ``render_mode`` says (see the module
+        docstring); ``None`` in ``"human"`` mode (printed) and without a render mode."""
+        if self.render_mode is None:
+            gym.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi', 'human' or "
+                "'rgb_array' to the constructor (or to gymnasium.make)"
+            )
             return None
-        return type(self.env).render_state(self.env.game)
+        if self.env is None:
+            raise RuntimeError("render() called before reset(); call reset() first")
+        game = self.env.game
+        seat = self.env.agent_name_mapping[self.learner]
+        if self.render_mode == "rgb_array":
+            return type(self.env).draw_state(game, seat, self.opponent_names)
+        text = type(self.env).render_state(game, seat)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text

@@ -198,14 +198,14 @@ def test_a_crash_always_saves_the_game_so_far(tmp_path, monkeypatch, capsys):
         return original(self, seat, action)
 
     monkeypatch.setattr(session_module.PlaySession, "_play", crashing_play)
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCHNAUZ_CRASH_DIR", str(tmp_path / "crashes"))
     monkeypatch.setattr(session_module.PlaySession, "_ask_terminal", lambda self, prompt: "1")
     with pytest.raises(RuntimeError, match="the screen broke"):
         cli.main(["play", "--players", "3", "--seat", "0", "--seed", "9", "--speed", "0",
                   "--opponents", "random", "--no-clear"])  # fmt: skip
     err = capsys.readouterr().err
     assert "schnauz-crash-schnauz-9.json" in err and "bug report" in err
-    record = read_records(tmp_path / "schnauz-crash-schnauz-9.json")[0]
+    record = read_records(tmp_path / "crashes" / "schnauz-crash-schnauz-9.json")[0]
     assert record.meta["error"] == "RuntimeError: the screen broke"
     assert len(record.actions) == 3 and not record.finished
     replay(record)

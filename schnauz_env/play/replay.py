@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import sys
 import tempfile
 import traceback
@@ -326,7 +327,8 @@ def play_seats(
 def recording(session: Any, args: argparse.Namespace) -> Iterator[RecordingEnv]:
     """Record ``session``'s game (``schnauz play``): to ``args.record`` when asked
     (at the end, or when the person quits), and always when the game crashes (to
-    ``args.record``, else to ``schnauz-crash-<game>-<seed>.json`` here), saying where."""
+    ``args.record``, else to ``schnauz-crash-<game>-<seed>.json`` in
+    :func:`crash_folder`), saying where."""
     path = getattr(args, "record", None)
     if path is not None and Path(path).exists():
         print(f"error: {path} exists; choose another file for --record", file=sys.stderr)
@@ -371,18 +373,30 @@ def _save(env: RecordingEnv, path: str | Path, meta: dict[str, Any] | None) -> P
         return None
 
 
+def crash_folder() -> Path:
+    """Where crashed games are saved: ``$SCHNAUZ_CRASH_DIR``, else the user's state
+    folder (``$XDG_STATE_HOME`` or ``~/.local/state``; ``%LOCALAPPDATA%`` on Windows)
+    under ``schnauz_env/crashes``; never the current folder (a checkout, say)."""
+    chosen = os.environ.get("SCHNAUZ_CRASH_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    else:
+        base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return base / "schnauz_env" / "crashes"
+
+
 def crash_path(game: str, seed: int) -> Path:
-    """A new file for a crashed game's record: in the current folder if it can be
-    written, else in the temporary folder."""
-    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+    """A new file for a crashed game's record in :func:`crash_folder` (the temporary
+    folder if that cannot be written)."""
+    for folder in (crash_folder(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
         for k in range(1000):
             path = folder / f"schnauz-crash-{game}-{seed}{f'-{k}' if k else ''}.json"
-            if not path.exists():
-                try:
-                    with open(path, "x"):
-                        pass
-                    path.unlink()
-                except OSError:
-                    break
+            if not path.exists() and os.access(folder, os.W_OK):
                 return path
     return Path(tempfile.gettempdir()) / f"schnauz-crash-{game}-{seed}.json"

@@ -23,8 +23,8 @@ from schnauz_env.batched.schnauz.state import (
 )
 from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, SWAP_BASE, swap_action
 
-jitable(swap_action)
-jitable(greedy_move)
+jitable(swap_action)  # called by name inside greedy_move
+greedy = njit(greedy_move, inline=True)
 
 
 @njit(inline=True)
@@ -48,10 +48,11 @@ def greedy_action(cfg, keys, gs, cards, g):
     if phase == OVER:
         return -1
     h = O_HANDS + 3 * gs[g, F_CURRENT]
-    return greedy_move(
+    t = O_TABLE
+    return greedy(
         keys,
-        cards[g, h : h + 3],
-        cards[g, O_TABLE : O_TABLE + 3],
+        (cards[g, h], cards[g, h + 1], cards[g, h + 2]),
+        (cards[g, t], cards[g, t + 1], cards[g, t + 2]),
         phase,
         knock_ok(cfg, gs, g),
         cfg[C_KEEP_KEY],

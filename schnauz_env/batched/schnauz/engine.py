@@ -85,6 +85,19 @@ def reference_decks(
     return dealer, perms
 
 
+def _integers(name: str, value: Any, low: int, high: int, what: str) -> np.ndarray:
+    """``value`` as an integer array whose entries lie in ``low..high``; ``TypeError`` for
+    anything but integers (floats, bools, text), ``ValueError`` for an entry out of range.
+    Checked before any cast, so nothing wraps around or is rounded."""
+    array = np.asarray(value)
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"{name} must be {what}, got an array of {array.dtype}")
+    if array.size and (array.min() < low or array.max() > high):
+        bad = array[(array < low) | (array > high)].flat[0]
+        raise ValueError(f"{name} must be {what}, got {bad}")
+    return array
+
+
 class BatchedSchnauz:
     """``num_games`` Schnauz games under one rules config, stepped together.
 
@@ -187,16 +200,32 @@ class BatchedSchnauz:
         ``lives`` (``(B, n)``) the starting lives of this reset.
         """
         b, n, nc = self.num_games, self.num_players, self.config.deck_size
-        if seed is not None:
-            self.seed(seed)
+        # Every argument is checked before anything changes: a refused reset leaves the
+        # games, their generators and their decks as they were.
         if decks is not None:
-            decks = np.ascontiguousarray(decks, dtype=np.int8)
+            decks = _integers("decks", decks, 0, nc - 1, f"cards 0..{nc - 1}")
             if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != nc:
                 raise ValueError(
                     f"decks must have shape ({b}, rounds, {nc}), got {tuple(decks.shape)}"
                 )
-            if not (np.sort(decks, axis=2) == np.arange(nc, dtype=np.int8)).all():
+            if not (np.sort(decks, axis=2) == np.arange(nc)).all():
                 raise ValueError(f"every deck must be a permutation of 0..{nc - 1}")
+        d = np.full(b, -1, dtype=np.int32)
+        if dealers is not None:
+            dealers = _integers("dealers", dealers, 0, n - 1, f"seats 0..{n - 1}")
+            if dealers.shape not in ((b,), ()):
+                raise ValueError(f"dealers must have shape ({b},), got {tuple(dealers.shape)}")
+            d[:] = dealers
+        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
+        if lives is not None:
+            top = int(np.iinfo(np.int32).max)
+            lives = _integers("lives", lives, 0, top, f"integers 0..{top}")
+            if lives.shape != (b, n):
+                raise ValueError(f"lives must have shape ({b}, {n}), got {tuple(lives.shape)}")
+            lv[:, :n] = lives
+        if seed is not None:
+            self.seed(seed)
+        if decks is not None:
             rounds = decks.shape[1]
             perms = np.zeros((b, rounds + REPLAY_SLOTS, nc), dtype=np.int8)
             perms[:, :rounds] = decks
@@ -206,17 +235,6 @@ class BatchedSchnauz:
         else:
             self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
             self.cfg[S.C_EXTERNAL] = 0
-        d = np.full(b, -1, dtype=np.int32)
-        if dealers is not None:
-            d[:] = np.asarray(dealers, dtype=np.int32)
-            if ((d < 0) | (d >= n)).any():
-                raise ValueError(f"dealers must be seats 0..{n - 1}")
-        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
-        if lives is not None:
-            lives = np.asarray(lives)
-            if lives.shape != (b, n) or (lives < 0).any():
-                raise ValueError(f"lives must be ({b}, {n}) integers >= 0")
-            lv[:, :n] = lives
         errors = K.k_reset(
             *self.kernel_state,
             d,

@@ -2,9 +2,9 @@
 the single-agent loop of :class:`schnauz_env.vector.SchnauzVecEnv`.
 
 Each kernel takes the eight arrays of a :class:`~schnauz_env.batched.schnauz.state.State`
-first, as separate arguments (numba's dispatcher checks separate arrays several times
-faster than a tuple of them, and these are called from Python every step), and hands
-them on as one ``State`` of unmanaged views.
+first, as separate arguments (``*engine.kernel_state``: numba's dispatcher checks
+separate arrays several times faster than a tuple of them, and these are called from
+Python every step), and re-views them unmanaged on entry.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ def k_reset(
     cfg, keys, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games
 ):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
-    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
-    gs = st.gs
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     dealers = unmanaged(dealers)
     lives = unmanaged(lives)
     mask = unmanaged(mask)
@@ -44,10 +45,10 @@ def k_reset(
     games = unmanaged(games)
     for idx in range(games.shape[0]):
         g = games[idx]
-        new_game(st, g, dealers[g], lives[g])
-        write_mask(st.cfg, gs, mask, g)
+        new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
+        write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(st, g, gs[g, F_CURRENT], obs, g)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     errors = 0
     for idx in range(games.shape[0]):
         if gs[games[idx], F_ERROR]:
@@ -82,8 +83,9 @@ def k_step(
     final places go to ``final_places``). Returns the number of games with an error
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
-    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
-    cfg, gs, fl = st.cfg, st.gs, st.fl
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     actions = unmanaged(actions)
     rew = unmanaged(rew)
     mask = unmanaged(mask)
@@ -106,16 +108,16 @@ def k_step(
             gs[g, F_ERROR] = ERR_ILLEGAL
             errors += 1
             continue
-        round_over[g] = play(st, rew, g, a)
+        round_over[g] = play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
         if gs[g, F_OVER]:
             ended[g] = 1
             if auto_reset:
                 for s in range(n):
                     final_places[g, s] = fl[g, L_PLACE + s]
-                new_game(st, g, -1, no_lives)
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
         write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(st, g, gs[g, F_CURRENT], obs, g)
+            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
@@ -124,12 +126,14 @@ def k_step(
 @njit
 def k_observe(cfg, keys, gs, cards, known, fl, rng, perms, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
-    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     games = unmanaged(games)
     seats = unmanaged(seats)
     obs = unmanaged(obs)
     for i in range(games.shape[0]):
-        encode(st, games[i], seats[i], obs, i)
+        encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
 
 
 @njit
@@ -161,8 +165,9 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
-    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
-    cfg, gs, rng = st.cfg, st.gs, st.rng
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     rew = unmanaged(rew)
     obs = unmanaged(obs)
     total = 0
@@ -170,12 +175,12 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, 
     for g in range(gs.shape[0]):
         for _ in range(steps):
             a = random_action(cfg, gs, rng, g)
-            play(st, rew, g, a)
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
             total += 1
             if gs[g, F_OVER]:
-                new_game(st, g, -1, no_lives)
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
             if want_obs:
-                encode(st, g, gs[g, F_CURRENT], obs, g)
+                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     return total
 
 
@@ -229,8 +234,9 @@ def k_vec(
     before its first move of a new episode are paid with that move.
     Returns the number of games given an illegal action.
     """
-    st = unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms)
-    cfg, keys, gs, cards, fl, rng = st.cfg, st.keys, st.gs, st.cards, st.fl, st.rng
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
+        cfg, keys, gs, cards, known, fl, rng, perms
+    )
     rew = unmanaged(rew)
     vs = unmanaged(vs)
     vacc = unmanaged(vacc)
@@ -261,7 +267,7 @@ def k_vec(
                 continue
             for s in range(n):
                 rew[g, s] = 0.0
-            play(st, rew, g, a)
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
             vacc[g] += rew[g, learner]
             if stage == S_READY:
                 vs[g, V_ACTED] = 1
@@ -273,9 +279,9 @@ def k_vec(
                     done[g] = 1
                     reward_out[g] = vacc[g]
                     term_place[g] = fl[g, L_PLACE + learner]
-                    encode(st, g, learner, term_obs, g)
+                    encode(cfg, gs, cards, known, g, learner, term_obs, g)
                 vacc[g] = 0.0
-                new_game(st, g, -1, no_lives)
+                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
                 learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, RNG_PLAY, n)
                 vs[g, V_LEARNER] = learner
                 vs[g, V_ACTED] = 0
@@ -283,7 +289,7 @@ def k_vec(
                 continue
             if gs[g, F_CURRENT] == learner:
                 write_mask(cfg, gs, mask, g)
-                encode(st, g, learner, obs, g)
+                encode(cfg, gs, cards, known, g, learner, obs, g)
                 if not done[g]:
                     reward_out[g] = vacc[g]
                     vacc[g] = 0.0
@@ -296,12 +302,12 @@ def k_vec(
             else:
                 write_mask(cfg, gs, opp_mask, g)
                 if want_opp_obs:
-                    encode(st, g, gs[g, F_CURRENT], opp_obs, g)
+                    encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], opp_obs, g)
                 vs[g, V_STAGE] = S_NEED_OPP
                 need[g] = 1
                 break
             for s in range(n):
                 rew[g, s] = 0.0
-            play(st, rew, g, a)
+            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
             vacc[g] += rew[g, learner]
     return errors

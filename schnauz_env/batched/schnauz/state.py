@@ -41,7 +41,9 @@ from schnauz_env.schnauz.observation import ObservationLayout
 
 
 class State(NamedTuple):
-    """The arrays of B games, as the rules kernels take them (see the module docstring)."""
+    """The arrays of B games, in the order the kernels take them first (see the module
+    docstring); :attr:`BatchedSchnauz.kernel_state
+    <schnauz_env.batched.schnauz.engine.BatchedSchnauz.kernel_state>` is one."""
 
     cfg: np.ndarray
     keys: np.ndarray

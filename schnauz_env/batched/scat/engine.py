@@ -35,7 +35,8 @@ With ``auto_reset=True`` (the default) a game that ends is dealt again at once, 
 ``obs`` and ``mask`` already belong to the new game; its final places are in
 :attr:`final_places`. A new game that ends on its very deal (possible only through a
 blitz after the deal) has no move to make and is dealt again unseen. The arrays
-returned are the engine's buffers, overwritten by the next call: copy what you keep.
+returned are the engine's buffers, overwritten by the next call: copy what you keep
+(``obs`` is a read-only view: the encoder updates the buffer entry by entry).
 
 Randomness: each game has its own generators, seeded from ``seed``. For replaying
 the reference exactly, :meth:`reset` also takes the decks a seeded
@@ -137,6 +138,9 @@ class BatchedScat:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         if num_games < 1:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        for name in ("lives", "buy_ins", "max_turns"):
+            if getattr(config, name) >= 2**30:
+                raise ValueError(f"the batched engine counts {name} in 32 bits: at most 2**30 - 1")
         self.config = config
         self.num_games = b = int(num_games)
         self.num_players = config.num_players

@@ -12,7 +12,7 @@ array       shape / dtype    contents
 ``cfg``     (NCFG,) int64    the rules (``C_*``) and the observation's block offsets
 ``cff``     (NCFF,) float64  the observation's buy-ins scale and the greedy threshold
 ``vals``    (C(52, H),)      uint8 per sorted hand of H cards (combinatorial index,
-                             :func:`hand_index`): twice its value under the config's
+                             :func:`~schnauz_env.batched.scat.rules.hand_entry`): twice its value under the config's
                              trinca rule, plus :data:`BLITZ_FLAG` for a blitz; filled
                              from :func:`schnauz_env.scat.hands.hand_value`
 ``pw``      (52,) float32    the pile weights of the observation, by depth
@@ -50,7 +50,7 @@ from schnauz_env.scat.observation import NC, ObservationEncoder, pile_weight
 
 MAXP = MAX_PLAYERS
 #: Hand slots per seat: the largest hand (four-card Scat) plus the card drawn.
-HS = 5
+HS = max(DISCARD_LEGAL) + 1
 #: Round-end reasons, coded by their index in the reference's ``REASONS``.
 R_BLITZ_DEAL = REASONS.index("blitz_deal")
 R_BLITZ = REASONS.index("blitz")
@@ -197,6 +197,8 @@ def value_table(config: ScatConfig) -> np.ndarray:
         ]
         cards = np.array(hands, dtype=np.int64)
         index = sum(COMB[i + 1, cards[:, i]] for i in range(size))
+        if max(values) * 2 >= BLITZ_FLAG:
+            raise RuntimeError("a doubled Scat hand value no longer fits below BLITZ_FLAG")
         table = np.empty(comb(NC, size), dtype=np.uint8)
         table[index] = entries
         _VALUE_TABLES[key] = table

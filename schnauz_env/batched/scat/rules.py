@@ -5,7 +5,8 @@ function by function (``_start_round``, ``apply``, ``_end_turn``, ``_end_round``
 ``_tie_break``) and the AEC env's ``_settle``. Every rule fact is imported: action
 ids, phases, legal-action tables, the knock rule, round-end reasons and the rewards
 (:func:`~schnauz_env.scat.engine.round_reward`, :mod:`schnauz_env.common.places`) come
-from the rules floor, compiled as they are (:func:`~schnauz_env.batched.jit.jitable`); hand values and blitzes from a table that the reference's ``hand_value`` filled
+from the rules floor, compiled as they are (:func:`~schnauz_env.batched.jit.jitable`);
+hand values and blitzes from a table that the reference's ``hand_value`` filled
 (:func:`~schnauz_env.batched.scat.layout.value_table`).
 
 Functions take the state tuple ``st`` (:class:`~schnauz_env.batched.scat.layout.ScatArrays`
@@ -169,14 +170,20 @@ def lowest_seat(mask):
 
 
 @njit(inline=True)
+def mul32(x, c):
+    """``x * c`` modulo 2**32 for 32-bit ``x`` and ``c``, without overflowing 64 bits."""
+    return (x * (c & 0xFFFF) + (((x * (c >> 16)) & 0xFFFF) << 16)) & 0xFFFFFFFF
+
+
+@njit(inline=True)
 def mix32(x):
     """A bijection of 32-bit states (murmur3's finaliser; 0 only for 0): the round
     generator starts from the deal generator's next state mixed, so the shuffles of
     consecutive rounds are not one xorshift stream shifted by a step."""
     x ^= x >> 16
-    x = (x * 0x85EBCA6B) & 0xFFFFFFFF
+    x = mul32(x, 0x85EBCA6B)
     x ^= x >> 13
-    x = (x * 0xC2B2AE35) & 0xFFFFFFFF
+    x = mul32(x, 0xC2B2AE35)
     x ^= x >> 16
     return x
 

@@ -14,7 +14,6 @@ from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen.layout import (
     B_LEGAL,
-    C_N,
     ERR_ILLEGAL,
     F_CURRENT,
     F_ERROR,
@@ -61,6 +60,19 @@ def observe_after(tb, st, g, a, seat, obs):
 
 
 @njit
+def refresh_legal_call(tb, st, g):
+    """:func:`refresh_legal` as a call, for the kernels that are not hot (the hot loops
+    inline it: faster, but each copy costs compile time)."""
+    refresh_legal(tb, st, g)
+
+
+@njit
+def encode_call(tb, st, g, seat, obs, row):
+    """:func:`encode` as a call, for the kernels that are not hot."""
+    encode(tb, st, g, seat, obs, row)
+
+
+@njit
 def k_reset(tb, st, scores, mask, obs, want_obs, games):
     """Start a new match in each of ``games`` (points from ``scores[g]``); write its mask
     and, with ``want_obs``, the view of the player to act. Returns the games in error."""
@@ -74,15 +86,43 @@ def k_reset(tb, st, scores, mask, obs, want_obs, games):
     for idx in range(games.shape[0]):
         g = games[idx]
         new_game(tb, st, g, scores[g])
-        refresh_legal(tb, st, g)
+        refresh_legal_call(tb, st, g)
         write_mask(st.bits, mask, g)
         st.gs[g, F_OBS_SEAT] = -1
         if want_obs:
-            encode(tb, st, g, st.gs[g, F_CURRENT], obs, g)
+            encode_call(tb, st, g, st.gs[g, F_CURRENT], obs, g)
             st.gs[g, F_OBS_SEAT] = st.gs[g, F_CURRENT]
         if st.gs[g, F_ERROR]:
             errors += 1
     return errors
+
+
+@njit
+def play_step(tb, st, rew, obs, want_obs, auto_reset, ended, final_places, no_scores, g, a):
+    """Play legal action ``a`` in game ``g``: the move, its rewards into ``rew[g]`` (zeroed
+    first), ``ended[g]`` (the episode ended), with ``auto_reset`` a new game when it ends
+    (its final places kept in ``final_places[g]``), the new legal actions and, with
+    ``want_obs``, the view of the player to act. Returns 1 + the reason of the result
+    the move gave (0: none).
+
+    The one compiled copy of a step that every loop calls: the legal actions and the
+    view are inlined here, where they are fast, and only here, which keeps compile
+    time down."""
+    gs = st.gs
+    for s in range(P):
+        rew[g, s] = 0.0
+    seat = gs[g, F_CURRENT]
+    result = apply(tb, st, rew, g, a) + 1
+    ended[g] = gs[g, F_OVER]
+    if ended[g] and auto_reset:
+        for s in range(P):
+            final_places[g, s] = st.fl[g, L_PLACE + s]
+        new_game(tb, st, g, no_scores)
+        gs[g, F_OBS_SEAT] = -1
+    refresh_legal(tb, st, g)
+    if want_obs:
+        observe_after(tb, st, g, a, seat, obs)
+    return result
 
 
 @njit
@@ -108,33 +148,25 @@ def k_step(
     final_places = unmanaged(final_places)
     no_scores = unmanaged(no_scores)
     gs = st.gs
-    n = st.cfg[C_N]
     errors = 0
     for g in range(gs.shape[0]):
         ended[g] = 0
         result[g] = 0
-        for s in range(n):
-            rew[g, s] = 0.0
         if gs[g, F_OVER]:
+            for s in range(P):
+                rew[g, s] = 0.0
             continue
         a = actions[g]
         if not is_legal(st, g, a):
+            for s in range(P):
+                rew[g, s] = 0.0
             gs[g, F_ERROR] = ERR_ILLEGAL
             errors += 1
             continue
-        seat = gs[g, F_CURRENT]
-        result[g] = apply(tb, st, rew, g, a) + 1
-        if gs[g, F_OVER]:
-            ended[g] = 1
-            if auto_reset:
-                for s in range(P):
-                    final_places[g, s] = st.fl[g, L_PLACE + s]
-                new_game(tb, st, g, no_scores)
-                gs[g, F_OBS_SEAT] = -1
-        refresh_legal(tb, st, g)
+        result[g] = play_step(
+            tb, st, rew, obs, want_obs, auto_reset, ended, final_places, no_scores, g, a
+        )
         write_mask(st.bits, mask, g)
-        if want_obs:
-            observe_after(tb, st, g, a, seat, obs)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
@@ -149,7 +181,7 @@ def k_observe(tb, st, games, seats, obs):
     seats = unmanaged(seats)
     obs = unmanaged(obs)
     for i in range(games.shape[0]):
-        encode(tb, st, games[i], seats[i], obs, i)
+        encode_call(tb, st, games[i], seats[i], obs, i)
 
 
 @njit
@@ -179,21 +211,13 @@ def k_play_random(tb, st, rew, obs, steps, want_obs):
     rew = unmanaged(rew)
     obs = unmanaged(obs)
     gs = st.gs
-    n = st.cfg[C_N]
     no_scores = np.full(P, -1, dtype=np.int32)
+    places = np.zeros((gs.shape[0], P), dtype=np.float64)
+    ended = np.zeros(gs.shape[0], dtype=np.int8)
     total = 0
     for g in range(gs.shape[0]):
         for _ in range(steps):
-            for s in range(n):
-                rew[g, s] = 0.0
-            seat = gs[g, F_CURRENT]
             a = random_action(st, g)
-            apply(tb, st, rew, g, a)
+            play_step(tb, st, rew, obs, want_obs, True, ended, places, no_scores, g, a)
             total += 1
-            if gs[g, F_OVER]:
-                new_game(tb, st, g, no_scores)
-                gs[g, F_OBS_SEAT] = -1
-            refresh_legal(tb, st, g)
-            if want_obs:
-                observe_after(tb, st, g, a, seat, obs)
     return total

@@ -69,7 +69,7 @@ def rel(s, seat, n):
     return d + n if d < 0 else d
 
 
-@njit
+@njit(inline=True)
 def encode(tb, st, g, seat, obs, row):
     """The view of ``seat`` in game ``g`` into ``obs[row]`` (``ObservationEncoder.encode``)."""
     cfg, gs, bits = st.cfg, st.gs, st.bits

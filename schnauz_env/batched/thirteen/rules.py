@@ -277,7 +277,7 @@ def next_cards(hand, r, q, above, hi, m, mt, ranks_m):
     return nib
 
 
-@njit
+@njit(inline=True)
 def legal_bits(tb, st, g):
     """The legal actions of the player to act in game ``g``, as bits (``legal_actions``).
 

@@ -32,9 +32,12 @@ never do (see ``tests/test_schnauz_hidden_info.py``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
+from schnauz_env.common.seat_views import TableLayout, TableVector
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
 
@@ -69,7 +72,14 @@ class ObservationLayout(BlockLayout):
 
 
 class ObservationEncoder:
-    """Builds the observation vector of one seat from a :class:`SchnauzState`."""
+    """Builds the observation vector of one seat from a :class:`SchnauzState`.
+
+    The facts are written once per absolute seat into a table vector, and a seat's
+    observation is gathered from it (:mod:`schnauz_env.common.seat_views`).
+    :meth:`encode` builds a new table vector each time; :meth:`cached` gives an encoder
+    with the same ``encode`` that keeps its table vector and rewrites only what changed
+    (for an env stepping one game).
+    """
 
     def __init__(self, config: SchnauzConfig) -> None:
         self.config = config
@@ -77,57 +87,206 @@ class ObservationEncoder:
         self.size = layout.size
         self._min_card = 4 * config.min_rank
         self._n_cards = config.deck_size
-        s = layout.slices
-        self._hand = s["hand"].start
-        self._table = s["table"].start
-        self._oop = s["out_of_play"].start
-        self._known = s["known"].start
-        self._seats = s["seats"].start
-        self._dealer = s["dealer"].start
-        self._knocker = s["knocker"].start
-        self._to_act = s["to_act"].start
-        self._phase = s["phase"].start
-        self._passes = s["passes"].start
-        self._stock = s["stock"].start
+        self._tables: dict[int, TableLayout] = {}
 
     def encode(self, state: SchnauzState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
-        obs = np.zeros(self.size, dtype=np.float32)
+        table = self.table_vector(state.n)
+        self.update(table, state)
+        return table.view(seat)
+
+    def cached(self) -> CachedEncoder:
+        """A :class:`CachedEncoder`: the same vectors from one kept table vector."""
+        return CachedEncoder(self)
+
+    def table_vector(self, n: int) -> TableVector:
+        """An empty table vector for ``n`` seats (see :meth:`update`)."""
+        layout = self._tables.get(n)
+        if layout is None:
+            layout = self._tables[n] = self._table_layout(n)
+        return TableVector(layout, _Seen(n))
+
+    def _table_layout(self, n: int) -> TableLayout:
+        s = self.layout.slices
+        nc = self._n_cards
+        table = TableLayout(self.size, n)
+        table.seats(s["hand"].start, 3 * nc, 1)
+        table.shared(s["table"].start, 3 * nc)
+        table.shared(s["out_of_play"].start, nc)
+        table.seats(s["known"].start, nc, P - 1, first=1)
+        table.seats(s["seats"].start, SEAT_FEATURES, P)
+        table.seats(s["dealer"].start, 1, P)
+        table.seats(s["knocker"].start, 1, P)
+        table.seats(s["to_act"].start, 1, P)
+        table.shared(s["phase"].start, 3)
+        table.shared(s["passes"].start, P)
+        table.shared(s["stock"].start, 1)
+        return table
+
+    def update(self, table: TableVector, state: SchnauzState) -> None:
+        """Bring ``table`` (from :meth:`table_vector`) up to ``state``: every fact that
+        differs from what it shows is cleared and written again, once for all seats."""
+        mv, seen = table.mv, table.seen
         n = state.n
         nc = self._n_cards
         lo = self._min_card
-        ones: list[int] = []
-        base = self._hand - lo
-        for i, c in enumerate(state.hands[seat]):
-            ones.append(base + i * nc + c)
-        base = self._table - lo
-        for j, c in enumerate(state.table):
-            ones.append(base + j * nc + c)
-        base = self._oop - lo
-        ones.extend(base + c for c in state.out_of_play)
+        (
+            hand_at,
+            table_at,
+            oop_at,
+            known_at,
+            seats_at,
+            dealer_at,
+            knocker_at,
+            to_act_at,
+            phase_at,
+            passes_at,
+            stock_at,
+        ) = table.layout.starts
+        hands, seen_hands = state.hands, seen.hands
+        if hands != seen_hands:
+            for s in range(n):
+                hand = hands[s]
+                old = seen_hands[s]
+                if hand != old:
+                    _write_slots(mv, hand_at + 3 * nc * s - lo, nc, old, hand)
+                    seen_hands[s] = list(hand)
+        cards = state.table
+        if cards != seen.table:
+            _write_slots(mv, table_at - lo, nc, seen.table, cards)
+            seen.table = list(cards)
+        cards = state.out_of_play
+        if cards != seen.oop:
+            _write_set(mv, oop_at - lo, seen.oop, cards)
+            seen.oop = list(cards)
+        known, seen_known = state.known, seen.known
+        if known != seen_known:
+            for s in range(n):
+                cards = known[s]
+                old = seen_known[s]
+                if cards != old:
+                    _write_set(mv, known_at + nc * s - lo, old, cards)
+                    seen_known[s] = set(cards)
         lives, out = state.lives, state.out
-        lives_scale = 1.0 / max(state.max_lives, 1)
-        seats = self._seats
-        for k in range(n):
-            s = (seat + k) % n
-            f = seats + k * SEAT_FEATURES
-            ones.append(f + SEAT_AT_TABLE)
-            if not out[s]:
-                ones.append(f + SEAT_IN_GAME)
-                if lives[s] == 0:
-                    ones.append(f + SEAT_SWIMMING)
-                obs[f + SEAT_LIVES] = lives[s] * lives_scale
-            if k:
-                base = self._known + (k - 1) * nc - lo
-                ones.extend(base + c for c in state.known[s])
-        ones.append(self._dealer + (state.dealer - seat) % n)
-        if state.knocker is not None:
-            ones.append(self._knocker + (state.knocker - seat) % n)
+        if lives != seen.lives or out != seen.out or state.max_lives != seen.max_lives:
+            lives_scale = 1.0 / max(state.max_lives, 1)
+            f = seats_at
+            for s in range(n):
+                playing = not out[s]
+                mv[f + SEAT_AT_TABLE] = 1.0
+                mv[f + SEAT_IN_GAME] = 1.0 if playing else 0.0
+                mv[f + SEAT_SWIMMING] = 1.0 if playing and lives[s] == 0 else 0.0
+                mv[f + SEAT_LIVES] = lives[s] * lives_scale if playing else 0.0
+                f += SEAT_FEATURES
+            seen.lives, seen.out, seen.max_lives = list(lives), list(out), state.max_lives
+        i = dealer_at + state.dealer
+        if i != seen.dealer:
+            seen.dealer = _move_one(mv, seen.dealer, i)
+        i = -1 if state.knocker is None else knocker_at + state.knocker
+        if i != seen.knocker:
+            seen.knocker = _move_one(mv, seen.knocker, i)
         phase = state.phase
         if phase != OVER:
-            ones.append(self._to_act + (state.current - seat) % n)
-            ones.append(self._phase + (0 if phase == DEALER_CHOICE else 1 if phase == TURNS else 2))
-        ones.append(self._passes + min(state.passes, P - 1))
-        obs[ones] = 1.0
-        obs[self._stock] = (len(state.deck) - state.pos) / nc
-        return obs
+            i = to_act_at + state.current
+            j = phase_at + (0 if phase == DEALER_CHOICE else 1 if phase == TURNS else 2)
+        else:
+            i = j = -1
+        if i != seen.to_act:
+            seen.to_act = _move_one(mv, seen.to_act, i)
+        if j != seen.phase:
+            seen.phase = _move_one(mv, seen.phase, j)
+        i = passes_at + min(state.passes, P - 1)
+        if i != seen.passes:
+            seen.passes = _move_one(mv, seen.passes, i)
+        stock = len(state.deck) - state.pos
+        if stock != seen.stock:
+            mv[stock_at] = stock / nc
+            seen.stock = stock
+
+
+def _write_slots(mv: memoryview, base: int, width: int, old: list[int], new: list[int]) -> None:
+    """Rewrite a block of one-hot slots (slot ``i`` of ``width`` entries holds card
+    ``new[i]``; offset ``base``) that held ``old``: only the slots that changed."""
+    if len(old) == len(new):
+        for a, b in zip(old, new, strict=True):
+            if a != b:
+                mv[base + a] = 0.0
+                mv[base + b] = 1.0
+            base += width
+        return
+    for i, c in enumerate(old):
+        mv[base + i * width + c] = 0.0
+    for i, c in enumerate(new):
+        mv[base + i * width + c] = 1.0
+
+
+def _write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:
+    """Rewrite a multi-hot block (entry ``base + c`` is 1 for every card ``c`` in ``new``)
+    that showed ``old``: only the cards that came or went."""
+    for c in old:
+        if c not in new:
+            mv[base + c] = 0.0
+    for c in new:
+        if c not in old:
+            mv[base + c] = 1.0
+
+
+def _move_one(mv: memoryview, old: int, new: int) -> int:
+    """Move a one-hot entry from index ``old`` to ``new`` (-1: none); returns ``new``."""
+    if old >= 0:
+        mv[old] = 0.0
+    if new >= 0:
+        mv[new] = 1.0
+    return new
+
+
+class _Seen:
+    """The state facts a table vector shows (copies: the engine changes its in place)."""
+
+    __slots__ = (
+        "dealer",
+        "hands",
+        "knocker",
+        "known",
+        "lives",
+        "max_lives",
+        "oop",
+        "out",
+        "passes",
+        "phase",
+        "stock",
+        "table",
+        "to_act",
+    )
+
+    def __init__(self, n: int) -> None:
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.table: list[int] = []
+        self.oop: list[int] = []
+        self.known: list[set[int]] = [set() for _ in range(n)]
+        self.lives: list[int] | None = None
+        self.out: list[bool] | None = None
+        self.max_lives: int | None = None
+        self.dealer = self.knocker = self.to_act = self.phase = self.passes = -1
+        self.stock = 0
+
+
+class CachedEncoder:
+    """:meth:`ObservationEncoder.encode`, bit for bit, from one kept table vector.
+
+    ``encode(state, seat)`` rewrites what differs between ``state`` and the table
+    vector, then gathers ``seat``'s view. The comparison is by value, so any state can
+    be passed (another game, a clone, a state changed by hand)."""
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self.encoder = encoder
+        self.size = encoder.size
+        self._table: TableVector | None = None
+
+    def encode(self, state: SchnauzState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` as a new float32 vector."""
+        table = self._table
+        if table is None or table.layout.n != state.n:
+            table = self._table = self.encoder.table_vector(state.n)
+        self.encoder.update(table, state)
+        return table.view(seat)

@@ -1,0 +1,97 @@
+"""Every seat's observation as one gather from a vector of the whole table.
+
+A game's observation is seen from the observer's seat: position ``k`` of a seat block
+is the ``k``-th player to the observer's left. The same facts, written once per
+*absolute* seat (each seat's hand, what each seat is known to hold, each seat's lives,
+the dealer's seat …) into a :class:`TableVector`, give every seat's observation by one
+numpy gather through that seat's index map. A move then rewrites only the few entries
+it changed, once for all seats, and an observation costs a gather instead of an
+encoding (the AEC envs' ``observe``; see each game's ``observation`` module).
+
+A :class:`TableLayout` lays the table vector out block by block beside the observation
+layout, and builds the index maps: index ``size - 1`` of the table vector stays 0, for
+the observation's padding (positions beyond the table size).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class TableLayout:
+    """Where each observation block's entries come from in the table vector, for a
+    table of ``n`` seats (observation blocks are added in any order; each block added
+    returns the start of its entries in the table vector)."""
+
+    def __init__(self, obs_size: int, n: int) -> None:
+        self.obs_size = obs_size
+        self.n = n
+        self._size = 0
+        self._blocks: list[tuple[int, int, int, int, int]] = []
+        self._maps: list[np.ndarray] | None = None
+        #: The table-vector start of every block, in the order they were added.
+        self.starts: tuple[int, ...] = ()
+
+    def _add(self, obs_start: int, width: int, first: int, count: int, per_seat: int) -> int:
+        start = self._size
+        self._size += per_seat * width
+        self._blocks.append((obs_start, width, first, count, start))
+        self.starts = (*self.starts, start)
+        return start
+
+    def shared(self, obs_start: int, width: int) -> int:
+        """A block the same for every seat (the table, the discard pile …); its entries
+        are ``start + i``."""
+        return self._add(obs_start, width, -1, 1, 1)
+
+    def seats(self, obs_start: int, width: int, count: int, first: int = 0) -> int:
+        """A block of ``count`` positions of ``width`` entries each, position ``j`` being
+        the player ``first + j`` places to the observer's left (0: the observer);
+        positions beyond the table are padding. The table vector holds one such part
+        per seat: seat ``s``'s entries are ``start + s * width + i``."""
+        return self._add(obs_start, width, first, count, self.n)
+
+    @property
+    def size(self) -> int:
+        """Entries of the table vector (the last one is always 0)."""
+        return self._size + 1
+
+    def index_map(self, seat: int) -> np.ndarray:
+        """The table-vector index of each entry of ``seat``'s observation."""
+        if self._maps is None:
+            self._maps = [self._build(s) for s in range(self.n)]
+        return self._maps[seat]
+
+    def _build(self, seat: int) -> np.ndarray:
+        zero = self._size
+        index = np.full(self.obs_size, zero, dtype=np.intp)
+        for obs_start, width, first, count, start in self._blocks:
+            if first < 0:
+                index[obs_start : obs_start + width] = np.arange(start, start + width)
+                continue
+            for j in range(count):
+                k = first + j
+                if k < self.n:
+                    at = start + (seat + k) % self.n * width
+                    index[obs_start + j * width : obs_start + (j + 1) * width] = np.arange(
+                        at, at + width
+                    )
+        index.setflags(write=False)
+        return index
+
+
+class TableVector:
+    """A table vector (``vec``, written through the memoryview ``mv``) and the state
+    facts it shows (``seen``, a game's own record of them)."""
+
+    __slots__ = ("layout", "mv", "seen", "vec")
+
+    def __init__(self, layout: TableLayout, seen: object) -> None:
+        self.layout = layout
+        self.vec = np.zeros(layout.size, dtype=np.float32)
+        self.mv = memoryview(self.vec)
+        self.seen = seen
+
+    def view(self, seat: int) -> np.ndarray:
+        """``seat``'s observation: a new float32 vector."""
+        return self.vec[self.layout.index_map(seat)]

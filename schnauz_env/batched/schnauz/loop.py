@@ -13,6 +13,16 @@ import numpy as np
 
 from schnauz_env.batched.common import rand_below, unmanaged
 from schnauz_env.batched.jit import njit
+from schnauz_env.batched.learner_loop import (  # the codes every game's VecEnv loop shares
+    OPP_GREEDY,
+    OPP_RANDOM,
+    S_NEED_OPP,
+    S_READY,
+    S_RESET,
+    V_ACTED,
+    V_LEARNER,
+    V_STAGE,
+)
 from schnauz_env.batched.schnauz.bots import greedy_action, random_action
 from schnauz_env.batched.schnauz.encode import encode, write_mask
 from schnauz_env.batched.schnauz.rules import is_legal, new_game, play, unmanaged_state
@@ -185,10 +195,6 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, 
 
 
 # ------------------------------------------------------------- single-agent view
-#: Opponent kinds and per-game stages of :func:`k_vec`.
-OPP_RANDOM, OPP_GREEDY, OPP_EXTERNAL = 0, 1, 2
-S_RESET, S_READY, S_NEED_OPP = 0, 1, 2
-V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
 
 
 @njit

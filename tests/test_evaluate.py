@@ -254,7 +254,7 @@ def _rules_used(tmp_path, *argv):
     """Run schnauz-eval with ``argv`` on one quick game; the rules its config held."""
     out = tmp_path / "board"
     code = main(["--policies", "random", "--games", "1", "--workers", "1", "--quiet",
-                 "--out", str(out), *argv])  # fmt: skip
+                 "--out", str(out), "--overwrite", *argv])  # fmt: skip
     assert code == 0
     return json.loads((out / "results.json").read_text())["settings"]["rules"]
 

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from policies.evaluation.harness import RECORDS_FILE, evaluate, make_game_config
+from policies.evaluation.report import EvalResult, check_out
+from policies.evaluation.runner import Interrupted, WorkerDied
 from policies.evaluation.schedule import SCHEDULES
 from policies.registry import available_policies, make_policy
 from schnauz_env.common.options import parse_rules, rules_help
@@ -118,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write results.json, leaderboard.csv, pairwise.csv, leaderboard.png here",
     )
     p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the files of an earlier evaluation in --out DIR (else refused, before "
+        "any game is played)",
+    )
+    p.add_argument(
         "--save-games", action="store_true", help="also write every game to DIR/games.csv"
     )
     p.add_argument(
@@ -188,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             games_with[k] = int(v)
         except ValueError:
             _fail(f"--games-with {k}={v}: N must be an integer")
+        if games_with[k] < 1:
+            _fail(f"--games-with {k}={v}: N must be at least 1")
     if args.games < 1:
         _fail(f"--games must be at least 1, got {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -196,6 +206,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _fail("--record-sample and --record-details need --record DIR")
     if args.record_sample is not None and args.record_sample < 0:
         _fail(f"--record-sample must be >= 0, got {args.record_sample}")
+    if args.seed < 0:
+        _fail(f"--seed must be >= 0, got {args.seed}")
+    if args.out is None and (args.overwrite or args.save_games):
+        _fail("--overwrite and --save-games need --out DIR")
+    if args.out is not None:
+        try:  # before any game is played: an evaluation is never thrown away at the end
+            check_out(args.out, args.save_games, args.overwrite)
+        except (ValueError, FileExistsError) as err:
+            _fail(f"--out: {err}")
     try:
         config = make_game_config(args.game, args.players, options)
     except (ValueError, TypeError) as err:
@@ -205,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_policy(name, game=args.game, config=config, seed=0)
         except ValueError as err:
             _fail(str(err))
+    command = f"{PROG} " + " ".join(sys.argv[1:] if argv is None else list(argv))
     try:
         result = evaluate(
             args.policies,
@@ -224,17 +244,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     except (ValueError, FileExistsError) as err:
         _fail(str(err))
-    result.settings["command"] = f"{PROG} " + " ".join(sys.argv[1:] if argv is None else list(argv))
+    except WorkerDied as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    except Interrupted as stop:
+        return _interrupted(stop, args, command)
+    result.settings["command"] = command
     result.print_table()
     if args.markdown:
         print(result.markdown())
+    _save(result, args)
+    return 0
+
+
+def _save(result: EvalResult, args: argparse.Namespace) -> None:
+    """Write ``--out`` and say where the files and records went."""
     if args.out:
-        for path in result.save(args.out, games_csv=args.save_games):
+        for path in result.save(args.out, games_csv=args.save_games, overwrite=args.overwrite):
             print(f"wrote {path}")
     if args.record:
         count = result.settings["recorded_games"]
         print(f"wrote {count} game records to {Path(args.record) / RECORDS_FILE}")
-    return 0
+
+
+def _interrupted(stop: Interrupted, args: argparse.Namespace, command: str) -> int:
+    """Ctrl-C: save the games finished so far, marked as partial; exit code 130."""
+    print(f"\n{PROG}: interrupted after {len(stop.records)} of {stop.total} games", file=sys.stderr)
+    result = stop.result
+    if result is not None:
+        result.settings["command"] = command
+        result.print_table()
+        _save(result, args)
+        if args.out:
+            print(f'(partial: results.json says "partial": true, {len(stop.records)} games)')
+    return 130
 
 
 if __name__ == "__main__":

@@ -13,8 +13,15 @@ import numpy as np
 
 from policies.base import Policy
 from policies.evaluation.report import EvalResult, summarize
-from policies.evaluation.runner import PolicySpec, RecordOptions, play_tasks, seat_identity
-from policies.evaluation.schedule import derive_seed, make_schedule, make_tasks
+from policies.evaluation.runner import (
+    GameRecord,
+    Interrupted,
+    PolicySpec,
+    RecordOptions,
+    play_tasks,
+    seat_identity,
+)
+from policies.evaluation.schedule import Matchup, derive_seed, make_schedule, make_tasks
 from policies.registry import make_policy
 from schnauz_env.common.options import make_config
 from schnauz_env.games import game_module
@@ -56,6 +63,11 @@ def evaluate(
     ``seed``; ``record_details`` also keeps each move's legal actions and the policy's
     probabilities. Recording changes no move and no result. The file is written
     atomically and never over an existing one (``FileExistsError``, before any game).
+
+    A worker process that dies raises :class:`~policies.evaluation.runner.WorkerDied`
+    naming it. Ctrl-C raises :class:`~policies.evaluation.runner.Interrupted` whose
+    ``result`` measures the games finished so far (``settings["partial"]`` is true; their
+    records are written as well).
     """
     config = make_game_config(game, players, options or {})
     record_path = None
@@ -89,13 +101,6 @@ def evaluate(
             details=record_details,
             meta={"source": "schnauz-eval", "run_seed": seed},
         )
-    start = time.perf_counter()
-    records = play_tasks(tasks, game, config, specs, workers, progress, recording)
-    elapsed = time.perf_counter() - start
-    if record_path is not None:
-        ordered = sorted(records, key=lambda r: (r.table, r.deal, r.rotation))
-        write_records(record_path, (r.record for r in ordered if r.record is not None))
-    stats, pairs = summarize(records, list(dict.fromkeys(labels)), players)
     settings = {
         "game": game,
         "players": players,
@@ -109,6 +114,37 @@ def evaluate(
         "rules": {k: v for k, v in _config_dict(config).items() if k != "num_players"},
         "fair_share": 1.0 / players,
     }
+    start = time.perf_counter()
+    try:
+        records = play_tasks(tasks, game, config, specs, workers, progress, recording)
+    except Interrupted as stop:
+        # Ctrl-C: the games finished so far, measured and marked as partial.
+        if stop.records:
+            stop.result = _result(
+                stop.records, tables, labels, players, time.perf_counter() - start,
+                record_path, settings={**settings, "partial": True, "games_planned": len(tasks)},
+            )  # fmt: skip
+        raise
+    return _result(
+        records, tables, labels, players, time.perf_counter() - start, record_path, settings
+    )
+
+
+def _result(
+    records: list[GameRecord],
+    tables: list[Matchup],
+    labels: list[str],
+    players: int,
+    elapsed: float,
+    record_path: Path | None,
+    settings: dict[str, Any],
+) -> EvalResult:
+    """The evaluation's result from its records (and its record file written)."""
+    if record_path is not None:
+        ordered = sorted(records, key=lambda r: (r.table, r.deal, r.rotation))
+        write_records(record_path, (r.record for r in ordered if r.record is not None))
+    stats, pairs = summarize(records, list(dict.fromkeys(labels)), players)
+    settings = dict(settings)
     if record_path is not None:
         settings["recorded_games"] = sum(r.record is not None for r in records)
     table_info = []

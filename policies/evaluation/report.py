@@ -20,12 +20,14 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from policies.evaluation.runner import GameRecord
 from policies.evaluation.stats import mean_interval, plackett_luce_ratings, wilson_interval
+from schnauz_env.common.files import atomic_write
 
 
 @dataclass
@@ -103,60 +105,63 @@ class EvalResult:
             "tables": self.tables,
         }
 
-    def save(self, out: str, games_csv: bool = False) -> list[str]:
+    def save(self, out: str, games_csv: bool = False, overwrite: bool = False) -> list[str]:
         """Write ``results.json``, ``leaderboard.csv``, ``pairwise.csv`` and
-        ``leaderboard.png`` (and ``games.csv`` with every game if asked) into ``out``."""
-        os.makedirs(out, exist_ok=True)
+        ``leaderboard.png`` (and ``games.csv`` with every game if asked) into ``out``.
+
+        Each file is written atomically (:mod:`schnauz_env.common.files`): a crash leaves
+        the old file or the new one. Without ``overwrite`` a folder that already holds one
+        of these files is refused (:class:`FileExistsError`) before anything is written;
+        :func:`check_out` makes the same check before an evaluation starts."""
+        check_out(out, games_csv, overwrite)
         paths = []
         path = os.path.join(out, "results.json")
-        with open(path, "w") as f:
-            json.dump(self.to_dict(), f, indent=2)
-            f.write("\n")
+        text = json.dumps(self.to_dict(), indent=2) + "\n"
+        atomic_write(path, lambda f: f.write(text), overwrite)
         paths.append(path)
         for name, rows in (("leaderboard.csv", self.policies), ("pairwise.csv", self.pairs)):
             path = os.path.join(out, name)
-            with open(path, "w", newline="") as f:
-                dicts = [asdict(r) for r in rows]
-                if dicts:
-                    w = csv.DictWriter(f, fieldnames=list(dicts[0]))
-                    w.writeheader()
-                    w.writerows({k: _fmt(v) for k, v in d.items()} for d in dicts)
+            dicts = [asdict(r) for r in rows]
+            atomic_write(path, lambda f, dicts=dicts: _write_rows(f, dicts), overwrite)
             paths.append(path)
         if games_csv:
             path = os.path.join(out, "games.csv")
-            with open(path, "w", newline="") as f:
-                w = csv.writer(f)
-                w.writerow(
-                    [
-                        "table",
-                        "deal",
-                        "rotation",
-                        "seed",
-                        "seat",
-                        "policy",
-                        "place",
-                        "lives_lost",
-                        "rounds_played",
-                        "moves",
-                        "think_seconds",
-                    ]
-                )
-                for r in self.records:
-                    for s, label in enumerate(r.seats):
-                        w.writerow([
-                            r.table, r.deal, r.rotation, r.seed, s, label, r.places[s],
-                            r.lives_lost[s] if r.lives_lost else "",
-                            r.rounds_played[s] if r.rounds_played else "",
-                            r.moves[s], round(r.think[s], 6),
-                        ])  # fmt: skip
+            atomic_write(path, self._write_games, overwrite)
             paths.append(path)
         path = os.path.join(out, "leaderboard.png")
-        self.plot(path)
+        self.plot(path, overwrite)
         paths.append(path)
         return paths
 
-    def plot(self, path: str) -> None:
-        """A PNG of the leaderboard: win rate with its Wilson interval, and rating ± 2σ."""
+    def _write_games(self, f: Any) -> None:
+        w = csv.writer(f, lineterminator="\r\n")
+        w.writerow(
+            [
+                "table",
+                "deal",
+                "rotation",
+                "seed",
+                "seat",
+                "policy",
+                "place",
+                "lives_lost",
+                "rounds_played",
+                "moves",
+                "think_seconds",
+            ]
+        )
+        for r in self.records:
+            for s, label in enumerate(r.seats):
+                w.writerow([
+                    r.table, r.deal, r.rotation, r.seed, s, label, r.places[s],
+                    r.lives_lost[s] if r.lives_lost else "",
+                    r.rounds_played[s] if r.rounds_played else "",
+                    r.moves[s], round(r.think[s], 6),
+                ])  # fmt: skip
+
+    def plot(self, path: str, overwrite: bool = True) -> None:
+        """A PNG of the leaderboard: win rate with its Wilson interval, and rating ± 2σ
+        (written atomically; an existing file only with ``overwrite``)."""
         import matplotlib
 
         matplotlib.use("Agg")
@@ -197,8 +202,12 @@ class EvalResult:
         )
         for ax in (ax1, ax2):
             ax.grid(axis="x", alpha=0.3)
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        try:
+            atomic_write(
+                path, lambda f: fig.savefig(f, format="png", dpi=110), overwrite, binary=True
+            )
+        finally:
+            plt.close(fig)
 
     def table_rows(self) -> list[list[str]]:
         rows = []
@@ -249,6 +258,41 @@ class EvalResult:
             console.print(pt)
         if self.turn_limits:
             console.print(f"[yellow]{self.turn_limits} rounds ended by the turn limit[/yellow]")
+
+
+#: The files :meth:`EvalResult.save` writes (``games.csv`` only when asked).
+OUT_FILES = ("results.json", "leaderboard.csv", "pairwise.csv", "leaderboard.png")
+
+
+def check_out(out: str | os.PathLike, games_csv: bool = False, overwrite: bool = False) -> None:
+    """Can :meth:`EvalResult.save` write into the folder ``out``? ``FileExistsError`` if it
+    already holds one of its files (unless ``overwrite``), ``ValueError`` if ``out`` is a
+    file or its nearest existing folder is not writable. Nothing is created."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file, not a folder")
+    if not overwrite:
+        names = [*OUT_FILES, *(["games.csv"] if games_csv else [])]
+        there = [n for n in names if (out / n).exists()]
+        if there:
+            raise FileExistsError(
+                f"{out} already holds {', '.join(there)}; choose another folder "
+                "(or overwrite them on purpose)"
+            )
+    folder = out
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot make the folder {out}: {folder} is a file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot write into {folder}: permission denied")
+
+
+def _write_rows(f: Any, dicts: list[dict[str, Any]]) -> None:
+    if dicts:
+        w = csv.DictWriter(f, fieldnames=list(dicts[0]), lineterminator="\r\n")
+        w.writeheader()
+        w.writerows({k: _fmt(v) for k, v in d.items()} for d in dicts)
 
 
 def _fmt(v: Any) -> Any:
@@ -328,4 +372,4 @@ def summarize(
     return out, pairs
 
 
-__all__ = ["EvalResult", "PairStats", "PolicyStats", "summarize"]
+__all__ = ["OUT_FILES", "EvalResult", "PairStats", "PolicyStats", "check_out", "summarize"]

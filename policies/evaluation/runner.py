@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import copy
 import os
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from schnauz_env.records import Recorder, Seat, dumps, file_sha256
 #: A policy as :func:`policies.evaluation.evaluate` takes it: a name for
 #: :func:`policies.make_policy` or a :class:`~policies.base.Policy` object.
 PolicySpec = str | Policy
+T = TypeVar("T")
 
 
 @dataclass
@@ -231,30 +233,151 @@ def play_tasks(
 ) -> list[GameRecord]:
     """Play every task with the policies ``specs`` (by label); records in finishing order.
 
-    ``workers <= 1`` plays in this process, otherwise in a pool of ``workers``
-    processes. ``progress`` shows a tqdm bar on stderr. ``record`` says which games to
-    record (each :class:`GameRecord` then carries its ``record`` line).
+    ``workers <= 1`` plays in this process, otherwise in ``workers`` processes
+    (:func:`imap_workers`: a worker that dies raises :class:`WorkerDied` naming it, never
+    a hang). ``progress`` shows a tqdm bar on stderr. ``record`` says which games to
+    record (each :class:`GameRecord` then carries its ``record`` line). Ctrl-C raises
+    :class:`Interrupted` carrying the games finished so far.
     """
     records: list[GameRecord] = []
     bar = _progress(len(tasks), progress)
     jobs = list(enumerate(tasks))
-    if workers <= 1:
-        _worker_init(game, config, specs, record)
-        for job in jobs:
-            records.append(_run_task(job))
-            bar.update(1)
-    else:
-        import multiprocessing as mp
-
-        # Small chunks: slow players' games would otherwise hold the progress bar back.
-        chunk = max(1, min(4, len(tasks) // (workers * 64)))
-        init = (game, config, specs, record)
-        with mp.Pool(workers, initializer=_worker_init, initargs=init) as pool:
-            for rec in pool.imap_unordered(_run_task, jobs, chunksize=chunk):
-                records.append(rec)
+    try:
+        if workers <= 1:
+            _worker_init(game, config, specs, record)
+            for job in jobs:
+                records.append(_run_task(job))
                 bar.update(1)
-    bar.close()
+        else:
+            # Small chunks: slow players' games would otherwise hold the progress bar back.
+            chunk = max(1, min(4, len(tasks) // (workers * 64)))
+            init = (game, config, specs, record)
+            results = imap_workers(_run_task, jobs, workers, _worker_init, init, chunk)
+            try:
+                for rec in results:
+                    records.append(rec)
+                    bar.update(1)
+            finally:
+                results.close()  # stops the workers at once, whatever ended the loop
+    except KeyboardInterrupt:
+        raise Interrupted(records, len(tasks)) from None
+    finally:
+        bar.close()
     return records
+
+
+# ------------------------------------------------------------------ worker processes
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without finishing its work (killed, out of memory, a crash
+    in compiled code); the message names it and how it ended."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`play_tasks`: ``records`` holds the games finished before it,
+    of ``total``; :func:`~policies.evaluation.evaluate` adds their ``result`` (an
+    :class:`~policies.evaluation.EvalResult` marked ``partial``; ``None`` if no game
+    finished)."""
+
+    def __init__(self, records: list[Any], total: int) -> None:
+        super().__init__(f"interrupted after {len(records)} of {total} games")
+        self.records = records
+        self.total = total
+        self.result: Any = None
+
+
+def _quiet_worker(initializer: Callable[..., Any] | None, *initargs: Any) -> None:
+    """A worker ignores Ctrl-C (the parent stops it) and then runs ``initializer``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _run_chunk(fn: Callable[[Any], Any], jobs: list[Any]) -> list[Any]:
+    return [fn(job) for job in jobs]
+
+
+def imap_workers(
+    fn: Callable[[Any], T],
+    jobs: Sequence[Any],
+    workers: int,
+    initializer: Callable[..., Any] | None = None,
+    initargs: tuple[Any, ...] = (),
+    chunk: int = 1,
+    unit: str = "games",
+) -> Generator[T, None, None]:
+    """``fn(job)`` for every job in ``workers`` processes, yielded as they finish.
+
+    Each worker runs ``initializer(*initargs)`` first and ignores Ctrl-C: on
+    ``KeyboardInterrupt`` in this process the workers are stopped and the interrupt goes
+    on. A worker that dies mid-run (killed, a crash in compiled code) raises
+    :class:`WorkerDied` naming its process id and exit status, at once: the other workers
+    are stopped, nothing waits for ever. An exception raised by ``fn`` comes through as
+    it is. ``unit`` names the jobs in that message. Closing the generator stops the
+    workers.
+    """
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    jobs = list(jobs)
+    chunks = [jobs[i : i + chunk] for i in range(0, len(jobs), max(1, chunk))]
+    pool = ProcessPoolExecutor(
+        max(1, min(workers, len(chunks))),
+        initializer=_quiet_worker,
+        initargs=(initializer, *initargs),
+    )
+    done_jobs = 0
+    try:
+        pending = {pool.submit(_run_chunk, fn, c) for c in chunks}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    raise WorkerDied(_dead_workers(pool, done_jobs, len(jobs), unit)) from None
+                done_jobs += len(results)
+                yield from results
+    finally:
+        _stop(pool)
+
+
+def _dead_workers(pool: Any, done: int, total: int, unit: str) -> str:
+    """Which worker processes of ``pool`` died and how (one line)."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    for p in procs:
+        p.join(timeout=1.0)
+    ended = [(p.pid, p.exitcode) for p in procs if p.exitcode not in (None, 0)]
+    # The pool stops the survivors with SIGTERM once one has died: name the others first.
+    first = [e for e in ended if e[1] != -signal.SIGTERM] or ended
+    what = ", ".join(f"{pid} ({_how(code)})" for pid, code in first) or "unknown"
+    return (
+        f"a worker process died: {what}, after {done} of {total} {unit} "
+        "(run again; with --workers 1 an error in the work itself shows its traceback)"
+    )
+
+
+def _how(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _stop(pool: Any) -> None:
+    """Shut ``pool`` down now: cancel what has not started and end its processes."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5.0)
 
 
 class _NoBar:
@@ -275,8 +398,11 @@ def _progress(total: int, show: bool) -> Any:
 
 __all__ = [
     "GameRecord",
+    "Interrupted",
     "PolicySpec",
     "RecordOptions",
+    "WorkerDied",
+    "imap_workers",
     "play_game",
     "play_tasks",
     "seat_identity",

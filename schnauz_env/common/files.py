@@ -48,6 +48,7 @@ def atomic_write(
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        os.chmod(tmp, _mode(path))  # mkstemp makes 0600; give the mode open() would
         with os.fdopen(fd, "wb") as raw:
             if binary:
                 write(raw)
@@ -72,6 +73,17 @@ def atomic_write(
         raise
     _sync_folder(folder)
     return path
+
+
+def _mode(path: Path) -> int:
+    """The permissions of the file replacing ``path``: its own if it exists, else what
+    ``open()`` gives a new file (0666 less the umask)."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def write_bytes(path: PathLike, data: bytes, overwrite: bool = True) -> Path:

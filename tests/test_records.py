@@ -7,6 +7,7 @@ import copy
 import gzip
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -199,10 +200,46 @@ def tampered(record: Record, **changes) -> Record:
     return Record.from_dict(data)
 
 
-def refused_at(record: Record) -> int | None:
+def refused_at(record: Record, **kwargs) -> int | None:
+    """The step at which ``record`` is refused; its message names that move."""
     with pytest.raises(RecordError) as exc:
-        replay(record)
-    return exc.value.step
+        replay(record, **kwargs)
+    step = exc.value.step
+    if step is not None:
+        assert re.search(rf"\bmove {step}\b", str(exc.value)), str(exc.value)
+    return step
+
+
+def step_the_dead(env) -> None:
+    while env.agents and (
+        env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
+    ):
+        env.step(None)
+
+
+def first_difference(record: Record, other: Record) -> int | None:
+    """Where ``other`` (the same moves under other rules or another deal) first shows a
+    seat another table than ``record`` does, compared array by array in two envs side
+    by side: the acting seat, its observation and its legal moves before each move,
+    then whether the game is over and its places. ``None``: the same game throughout."""
+    a, b = Replay(record).env, Replay(other).env
+    for i, (_, action) in enumerate(record.actions):
+        step_the_dead(a)
+        step_the_dead(b)
+        if bool(b.game.game_over) or not b.agents or a.agent_selection != b.agent_selection:
+            return i
+        va, vb = a.observe(a.agent_selection), b.observe(b.agent_selection)
+        if not (
+            np.array_equal(va["observation"], vb["observation"])
+            and np.array_equal(va["action_mask"], vb["action_mask"])
+        ):
+            return i
+        a.step(action)
+        b.step(action)
+    same_end = bool(a.game.game_over) == bool(b.game.game_over) and list(a.game.places) == list(
+        b.game.places
+    )
+    return None if same_end else len(record.actions)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -248,6 +285,43 @@ def test_a_wrong_card_in_the_stacked_deck_is_refused_at_the_first_move_that_sees
     assert refused_at(bad) == expected
 
 
+CHANGED_RULES = {
+    "schnauz": [
+        {"lives": 2}, {"deck": "A5"}, {"knock_in_first_circle": False},
+        {"fire_costs_all": True}, {"short_stock": "recycle"}, {"ties": "share"},
+    ],
+    "scat": [
+        {"lives": 2}, {"four_card": True}, {"knock_on_first_turn": True}, {"buy_ins": 1},
+        {"no_trinca": True},
+    ],
+    "thirteen": [{"out_clears_table": True}, {"opening": "free"}, {"instant_wins": True}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_changed_rule_is_refused_at_the_first_move_it_changes(game):
+    """A valid rule changed in the record: refused at the first move where the game under
+    it shows a seat another table or other legal moves (found here by comparing two envs
+    array by array), or at the outcome. A rule these moves never touch leaves a record
+    that is also a true game under it: nothing to refuse (``replay(record, config=...)``
+    pins the rules)."""
+    refused = 0
+    for seed in (1, 2):
+        record = random_game(game, seed=seed).record()
+        for changes in CHANGED_RULES[game]:
+            rules = {**record.rules, **changes}
+            if rules == record.rules:
+                continue
+            bad = tampered(record, rules=rules)
+            expected = first_difference(record, bad)
+            if expected is None:
+                assert replay(bad).places == record.outcome.places
+                continue
+            assert refused_at(bad) == expected, changes
+            refused += 1
+    assert refused >= len(CHANGED_RULES[game])  # most rules show within a game
+
+
 def test_a_changed_rule_is_refused():
     record = random_game("schnauz", seed=1).record()
     # Another valid rule: lives are seen as a share of the starting lives, so the table
@@ -286,6 +360,20 @@ def test_a_changed_rule_without_views_is_refused_where_the_game_differs():
     step = refused_at(first_circle)
     assert step is not None and step <= len(record.actions)
     assert step <= knock or step == len(record.actions)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_another_format_version_is_refused_as_a_whole(game, tmp_path):
+    """Refused before any move is played (``step`` is None), when read from a file too."""
+    data = random_game(game, seed=2, stop=10).record().to_dict()
+    for version in (VERSION + 1, VERSION - 1, "1", None):
+        with pytest.raises(RecordError, match=f"version {version!r}: this package reads") as exc:
+            Record.from_dict({**data, "version": version})
+        assert exc.value.step is None
+    path = tmp_path / "newer.json"
+    path.write_text(json.dumps({**data, "version": VERSION + 1}))
+    with pytest.raises(RecordError, match=r"newer.json.*newer: upgrade schnauz_env"):
+        read_record(path)
 
 
 def test_another_format_or_version_is_refused_with_a_clear_message():

@@ -97,8 +97,8 @@ class Record:
     ``None`` at moves whose policy gives none."""
     views: str | None = None
     """Optional: a checksum of what the acting seat saw before each move (CRC-32 of its
-    observation vector), 8 hex digits per move, in one string: replay finds the first
-    move whose table differs (:meth:`view`)."""
+    observation vector and action mask), 8 hex digits per move, in one string: replay
+    finds the first move whose table or legal moves differ (:meth:`view`)."""
     obs_version: int | None = None
     """The game's observation version the ``views`` were taken with."""
     outcome: Outcome | None = None

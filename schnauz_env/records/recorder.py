@@ -94,7 +94,7 @@ class Recorder:
     def see(self, obs: np.ndarray, mask: np.ndarray) -> None:
         """What the seat to act sees, before its policy acts."""
         if self.views is not None:
-            self.views.append(view_crc(obs))
+            self.views.append(view_crc(obs, mask))
         self._obs, self._mask = obs, mask
 
     def add(self, seat: int, action: int, policy: Any = None) -> None:

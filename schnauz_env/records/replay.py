@@ -30,20 +30,23 @@ RETURNS_TOLERANCE = 1e-9
 _FLOAT32 = np.dtype(np.float32)
 
 
-def view_crc(observation: np.ndarray) -> int:
-    """CRC-32 of an observation vector's float32 bytes (see :func:`view_digest`)."""
-    if observation.dtype == _FLOAT32:
-        try:
-            return zlib.crc32(observation)  # the buffer itself: no copy
-        except ValueError:  # not contiguous ("ndarray is not C-contiguous")
-            pass
-    return zlib.crc32(np.ascontiguousarray(observation, dtype=np.float32))
+def view_crc(observation: np.ndarray, mask: np.ndarray) -> int:
+    """CRC-32 of what a seat saw: its observation vector's float32 bytes, then its
+    action mask as one byte (0 or 1) per action (see :func:`view_digest`)."""
+    if observation.dtype != _FLOAT32 or not observation.flags.c_contiguous:
+        observation = np.ascontiguousarray(observation, dtype=np.float32)
+    crc = zlib.crc32(observation)  # the buffer itself: no copy
+    if mask.dtype.itemsize != 1 or not mask.flags.c_contiguous:
+        mask = np.ascontiguousarray(mask != 0, dtype=np.uint8)
+    return zlib.crc32(mask, crc)
 
 
-def view_digest(observation: np.ndarray) -> str:
-    """The checksum a record keeps of what a seat saw: CRC-32 of its observation
-    vector's float32 bytes, as 8 hex digits."""
-    return f"{view_crc(observation):08x}"
+def view_digest(observation: np.ndarray, mask: np.ndarray) -> str:
+    """The checksum a record keeps of what a seat saw, as 8 hex digits: CRC-32 of its
+    observation vector's float32 bytes followed by its action mask (one byte, 0 or 1,
+    per action). The legal moves are part of the view, so a changed rule that changes
+    them is caught at the first move where they differ."""
+    return f"{view_crc(observation, mask):08x}"
 
 
 @functools.cache
@@ -187,7 +190,7 @@ class Replay:
                     i,
                 )
             if self.views_checked:
-                got, want = view_digest(obs["observation"]), record.view(i)
+                got, want = view_digest(obs["observation"], mask), record.view(i)
                 if got != want:
                     raise RecordError(
                         f"move {i}: seat {seat} sees another table than recorded (view "
@@ -225,8 +228,8 @@ class Replay:
                 )
             if places != record.outcome.places:
                 raise RecordError(
-                    f"the outcome differs after the last move: places {record.outcome.places} "
-                    f"recorded, the replay gives {places}",
+                    f"the outcome differs after the last move (move {end}): places "
+                    f"{record.outcome.places} recorded, the replay gives {places}",
                     end,
                 )
             if any(
@@ -234,7 +237,7 @@ class Replay:
                 for a, b in zip(self.returns, record.outcome.returns, strict=True)
             ):
                 raise RecordError(
-                    f"the outcome differs after the last move: returns "
+                    f"the outcome differs after the last move (move {end}): returns "
                     f"{record.outcome.returns} recorded, the env pays {self.returns}",
                     end,
                 )

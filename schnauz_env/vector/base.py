@@ -144,6 +144,11 @@ class BatchedVecEnv(VecEnv):
         """Run the game's ``k_vec`` over ``games``; return the games with an illegal action."""
         raise NotImplementedError
 
+    def _reseed(self, seed: int) -> None:
+        """Reseed the engine so that the games from here on are those of a new VecEnv
+        built with ``seed``."""
+        self.engine.seed(seed)
+
     def _run(self, games: np.ndarray) -> None:
         if self._kernel(games):
             gs = self.engine.gs
@@ -173,7 +178,7 @@ class BatchedVecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         if self._pending_seed is not None:
-            self.engine.seed(self._pending_seed)
+            self._reseed(self._pending_seed)
             self._pending_seed = None
         self._vs[:, V_STAGE] = S_RESET
         self._vacc[:] = 0.0

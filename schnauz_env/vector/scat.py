@@ -44,10 +44,11 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.scat import BatchedScat
-from schnauz_env.batched.scat.layout import F_ERROR, OBS_ENTRIES
+from schnauz_env.batched.scat.layout import F_ERROR, O_DECK, OBS_ENTRIES
 from schnauz_env.batched.scat.vec import k_vec
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS
+from schnauz_env.scat.observation import NC
 from schnauz_env.vector.base import BatchedVecEnv, opponent_function
 
 __all__ = ["ScatVecEnv"]
@@ -91,6 +92,13 @@ class ScatVecEnv(BatchedVecEnv):
         self._opp_nz = np.zeros(
             (b if self.opponent_fn is not None else 1, OBS_ENTRIES), dtype=np.int16
         )
+
+    def _reseed(self, seed: int) -> None:
+        # The engine reshuffles each round's deck from the last one (lazily, from a
+        # generator seeded per round): the games repeat from a seed only from the deck
+        # a new engine starts with.
+        self.engine.seed(seed)
+        self.engine.arrays.cards[:, O_DECK : O_DECK + NC] = np.arange(NC, dtype=np.int8)
 
     def _kernel(self, games: np.ndarray) -> int:
         return k_vec(

@@ -4,6 +4,7 @@ game's config) and the same setting names in the SB3 and RLlib trainers."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -82,21 +83,29 @@ def test_rename_flags_leaves_values_and_new_flags_alone():
         (["lives"], "key=value"),
     ],
 )
-def test_bad_rules_are_refused_with_what_is_allowed(rules, message):
+def test_bad_rules_are_refused_with_what_is_allowed(rules, message, capsys):
     pytest.importorskip("sb3_contrib")
     from training.train import main
 
-    with pytest.raises(SystemExit, match=message):
-        main(["--rules", *rules, "--total-steps", "1"])
+    _refused(capsys, main, ["--rules", *rules, "--total-steps", "1"], message)
 
 
-def test_pretrain_and_quick_eval_take_the_same_rules(tmp_path):
+def _refused(capsys, main, argv, message):
+    """``main(argv)`` exits with code 2 and one line on stderr matching ``message``."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(message, err), err
+
+
+def test_pretrain_and_quick_eval_take_the_same_rules(tmp_path, capsys):
     pytest.importorskip("numba")
     from policies.mlp import shipped_model
     from training import pretrain, quick_eval
 
-    with pytest.raises(SystemExit, match="write true or false"):
-        pretrain.main(["--rules", "knock_in_first_circle=nah", "--out", str(tmp_path / "x.npz")])
+    argv = ["--rules", "knock_in_first_circle=nah", "--out", str(tmp_path / "x.npz")]
+    _refused(capsys, pretrain.main, argv, "write true or false")
     out = tmp_path / "t.npz"
     pretrain.main(["--teacher", "greedy", "--games", "1", "--workers", "1", "--out", str(out),
                    "--rules", "knock_in_first_circle=false"])  # fmt: skip
@@ -104,5 +113,5 @@ def test_pretrain_and_quick_eval_take_the_same_rules(tmp_path):
     # The shipped model was trained under the standard rules: the typed False reaches the
     # config, which the model refuses (a string 'false' would fail the config's own check).
     model = str(shipped_model("schnauz", SchnauzConfig()))
-    with pytest.raises(SystemExit, match=r"other rules \(knock_in_first_circle: model True"):
-        quick_eval.main([model, "--games", "4", "--rules", "knock_in_first_circle=false"])
+    argv = [model, "--games", "4", "--rules", "knock_in_first_circle=false"]
+    _refused(capsys, quick_eval.main, argv, r"other rules \(knock_in_first_circle: model True")

@@ -12,13 +12,16 @@ parser of every command (:func:`schnauz_env.common.options.parse_rules`).
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 
 from schnauz_env.common.options import parse_rules
 from schnauz_env.games import game_module
@@ -75,6 +78,112 @@ class PPOArgs:
     """hidden layers of the policy and value networks"""
 
 
+#: The range of each numeric setting, ``field: (low, high)``, both inclusive (``None``:
+#: no bound); a tuple setting's every item is checked. A float bound written as
+#: ``(0.0, ...)`` on a field that must be positive is ``POSITIVE``.
+POSITIVE = 1e-300
+TABLE_BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "table_sizes": (2, None),
+    "opponent_weights": (0.0, None),
+    "self_play_keep": (1, None),
+    "seed": (0, None),
+    "eval_games": (1, None),
+    "eval_table_size": (2, None),
+}
+PPO_BOUNDS: dict[str, tuple[float | None, float | None]] = {
+    "learning_rate": (POSITIVE, None),
+    "batch_size": (1, None),
+    "n_epochs": (1, None),
+    "gamma": (0.0, 1.0),
+    "gae_lambda": (0.0, 1.0),
+    "ent_coef": (0.0, None),
+    "clip_range": (POSITIVE, None),
+    "net_arch": (1, None),
+}
+#: Tuple settings that may not be empty.
+NOT_EMPTY = ("table_sizes", "opponents", "net_arch")
+
+
+def flag(name: str) -> str:
+    """The command-line flag of the settings field ``name`` (``batch_size`` -> ``--batch-size``)."""
+    return "--" + name.replace("_", "-")
+
+
+def check_ranges(args: Any, bounds: Mapping[str, tuple[float | None, float | None]]) -> None:
+    """``ValueError`` naming the flag of the first setting of ``args`` outside its
+    ``bounds`` (see :data:`TABLE_BOUNDS`), or of an empty tuple setting in
+    :data:`NOT_EMPTY`."""
+    names = {f.name for f in fields(args)}
+    for name in NOT_EMPTY:
+        if name in names and not getattr(args, name):
+            raise ValueError(f"{flag(name)} needs at least one value")
+    for name, (low, high) in bounds.items():
+        if name not in names:
+            continue
+        value = getattr(args, name)
+        for v in value if isinstance(value, tuple) else (value,):
+            if v != v or (low is not None and v < low) or (high is not None and v > high):
+                if low == POSITIVE:
+                    want = "must be > 0"
+                elif high is None:
+                    want = f"must be at least {low}"
+                elif low is None:
+                    want = f"must be at most {high}"
+                else:
+                    want = f"must be in [{low}, {high}]"
+                raise ValueError(f"{flag(name)} {want}, got {v}")
+
+
+def check_table_args(args: TableArgs) -> None:
+    """The shared settings' ranges (:data:`TABLE_BOUNDS`, :data:`PPO_BOUNDS`) and how
+    they fit together; ``ValueError`` naming the flag. The rules and opponents are
+    checked when the first environment is built."""
+    check_ranges(args, {**TABLE_BOUNDS, **PPO_BOUNDS})
+    if args.opponent_weights and len(args.opponent_weights) != len(args.opponents):
+        raise ValueError(
+            f"--opponent-weights gives {len(args.opponent_weights)} weights for "
+            f"{len(args.opponents)} opponents"
+        )
+    if args.opponent_weights and sum(args.opponent_weights) <= 0:
+        raise ValueError("--opponent-weights must not all be 0")
+    name = args.run_name
+    if name and (name in (".", "..") or "/" in name or "\\" in name):
+        raise ValueError(f"--run-name must be a plain folder name, got {name!r}")
+
+
+def new_run_dir(run_dir: str | Path, name: str) -> Path:
+    """Make the run directory ``run_dir/name`` and return it; ``ValueError`` (one line,
+    naming the flag) if ``run_dir`` is a file or cannot be made, or if the run exists
+    and holds files: a run is never overwritten (its ``eval.csv`` history, checkpoints
+    and ``args.json`` would be lost). An empty folder of that name is taken."""
+    parent = Path(run_dir)
+    if parent.exists() and not parent.is_dir():
+        raise ValueError(f"--run-dir {parent} is a file, not a folder")
+    out = parent / name
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        out.mkdir()
+    except FileExistsError:
+        if not out.is_dir():
+            raise ValueError(f"{out} exists and is a file; choose another --run-name") from None
+        held = sum(1 for _ in out.iterdir())
+        if held:
+            raise ValueError(
+                f"run {out} exists ({held} entries): a run is never overwritten; choose another "
+                "--run-name (to continue it, start a new run with --init-model from its "
+                "checkpoints)"
+            ) from None
+    except OSError as err:
+        raise ValueError(f"cannot make the run directory {out}: {err.strerror}") from None
+    return out
+
+
+def fail(prog: str, message: str) -> NoReturn:
+    """A one-line error on stderr and exit code 2 (argparse's code for bad arguments)."""
+    print(f"{prog}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def rule_options(args: TableArgs) -> dict[str, Any]:
     """``args.rules`` as typed rule options of ``args.game`` (``ValueError`` if invalid)."""
     return parse_rules(game_module(args.game).Config, args.rules)
@@ -119,4 +228,26 @@ def parse_args(
     argv = list(sys.argv[1:] if argv is None else argv)
     if renamed:
         argv = rename_flags(argv, renamed, prog)
-    return tyro.cli(cls, args=argv, prog=prog, description=description)
+    shown = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(shown):
+            return tyro.cli(cls, args=argv, prog=prog, description=description)
+    except SystemExit as stop:
+        if stop.code in (0, None):
+            raise
+        fail(prog, _one_line(shown.getvalue()) or f"bad arguments: {' '.join(argv)}")
+
+
+def _one_line(box: str) -> str:
+    """The message of tyro's error box (the lines above its first rule), as one line."""
+    lines = []
+    for line in box.splitlines():
+        text = line.strip().strip("│╭╮╰╯").strip()
+        if re.fullmatch(r"[─\s]*", text):
+            if lines:
+                break
+            continue
+        if text.startswith("─"):  # the box's title line: "─ Value error ───"
+            continue
+        lines.append(text)
+    return " ".join(lines)

@@ -13,7 +13,6 @@ The combined table is written beside the picture (``.csv``) and plotted like
 from __future__ import annotations
 
 import contextlib
-import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,8 @@ from typing import Annotated
 
 from tyro.conf import Positional, arg
 
-from training.args import parse_args
+from schnauz_env.common.files import read_csv_rows
+from training.args import fail, parse_args
 from training.evaluation import plot_learning_curve, write_csv
 
 
@@ -32,8 +32,10 @@ def combine(parts: list[tuple[Path, int]]) -> list[dict[str, str]]:
         path = run / "eval.csv"
         if not path.is_file():
             raise ValueError(f"{str(path)!r} does not exist (is {str(run)!r} a train.py run?)")
-        with open(path) as fh:
-            new = [{**r, "step": str(int(float(r["step"])) + offset)} for r in csv.DictReader(fh)]
+        try:
+            new = [{**r, "step": str(int(float(r["step"])) + offset)} for r in read_csv_rows(path)]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{str(path)!r} is not an eval.csv of train.py ({err!r})") from None
         if new:
             # The run continues the chain from step ``offset``: what an earlier run
             # evaluated after that is not on the chain.
@@ -51,7 +53,9 @@ class Args:
     runs: Annotated[Positional[tuple[str, ...]], arg(metavar="RUN[@OFFSET] ...")]
     """run directories, in order, each optionally @OFFSET (the steps trained before it)"""
     out: str
-    """the PNG to write (and its .csv)"""
+    """the PNG to write (and its .csv; existing files are refused unless --overwrite)"""
+    overwrite: bool = False
+    """replace an existing picture and table"""
 
 
 def split_offset(item: str) -> tuple[Path, int]:
@@ -64,18 +68,25 @@ def split_offset(item: str) -> tuple[Path, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(Args, argv, Args.__doc__, "python -m training.curve")
+    prog = "python -m training.curve"
+    args = parse_args(Args, argv, Args.__doc__, prog)
     if not args.runs:
-        raise SystemExit("error: name at least one run directory")
+        fail(prog, "name at least one run directory")
+    out = Path(args.out)
+    table = out.with_suffix(".csv")
     try:
+        if out.suffix.lower() != ".png":
+            raise ValueError(f"--out {out}: name a .png file")
+        there = [str(p) for p in (out, table) if p.exists()]
+        if there and not args.overwrite:
+            raise ValueError(
+                f"--out: {', '.join(there)} exists; choose another name (or --overwrite)"
+            )
         parts = [split_offset(item) for item in args.runs]
         rows = combine(parts)
     except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    table = out.with_suffix(".csv")
-    write_csv(table, rows)
+        fail(prog, str(err))
+    write_csv(table, rows, overwrite=args.overwrite)
     opponents = tuple(
         k[4:] for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))
     )

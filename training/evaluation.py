@@ -1,6 +1,8 @@
 """A run's evaluations, shared by both trainers: the learner's win rates against the
 baselines in the harness's duplicate games, the ``eval.csv`` history, and the
-learning-curve picture (also drawn by :mod:`training.curve` for chained runs).
+learning-curve picture (also drawn by :mod:`training.curve` for chained runs). Every
+file is written atomically, and the histories grow by appending
+(:mod:`schnauz_env.common.files`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from schnauz_env.common.files import append_csv_rows, atomic_write, read_csv_rows
 from training.args import TableArgs
 
 
@@ -63,13 +66,25 @@ def baseline_columns(
     return row
 
 
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    """``rows`` as a CSV file, with every key of every row as a column."""
+def write_csv(path: Path, rows: list[dict[str, Any]], overwrite: bool = True) -> None:
+    """``rows`` as a CSV file, with every key of every row as a column, written
+    atomically (an existing file replaced only with ``overwrite``). A run's histories
+    (``eval.csv``, ``progress.csv``) grow with :func:`append_rows` instead."""
     fields = list(dict.fromkeys(k for r in rows for k in r))
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=fields)
+
+    def write(fh: Any) -> None:
+        writer = csv.DictWriter(fh, fieldnames=fields, lineterminator="\r\n")
         writer.writeheader()
         writer.writerows(rows)
+
+    atomic_write(path, write, overwrite)
+
+
+def append_rows(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Add ``rows`` to the CSV history ``path`` (created if missing) without rewriting the
+    rows already there: a kill costs at most the row being written
+    (:func:`schnauz_env.common.files.append_csv_rows`)."""
+    append_csv_rows(path, rows)
 
 
 def print_row(label: str | None, row: dict[str, Any]) -> None:
@@ -90,8 +105,7 @@ def plot_learning_curve(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with open(csv_path) as fh:
-        rows = list(csv.DictReader(fh))
+    rows = read_csv_rows(csv_path)
     steps = np.array([float(r["step"]) for r in rows])
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for opp in opponents:
@@ -111,5 +125,7 @@ def plot_learning_curve(
     ax.set_title("Learning curve: win rate against each baseline")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(png_path, dpi=120)
-    plt.close(fig)
+    try:  # atomically: a kill leaves the previous picture
+        atomic_write(png_path, lambda f: fig.savefig(f, format="png", dpi=120), True, binary=True)
+    finally:
+        plt.close(fig)

@@ -31,10 +31,12 @@ from typing import Any, Literal
 import numpy as np
 
 from policies import make_policy
+from policies.evaluation.runner import imap_workers
+from schnauz_env.common.files import atomic_write
 from schnauz_env.common.options import parse_rules
 from schnauz_env.common.places import place_value
 from schnauz_env.games import game_module
-from training.args import parse_args
+from training.args import check_ranges, fail, parse_args
 
 
 def _play(job: tuple[str, str, Any, int, int]) -> dict[str, np.ndarray]:
@@ -71,6 +73,10 @@ def _play(job: tuple[str, str, Any, int, int]) -> dict[str, np.ndarray]:
     }
 
 
+def _play_indexed(job: tuple[int, tuple[str, str, Any, int, int]]) -> tuple[int, Any]:
+    return job[0], _play(job[1])
+
+
 def collect(
     teacher: str, game: str, config: Any, games: int, seed: int = 0, workers: int | None = None
 ) -> dict[str, np.ndarray]:
@@ -80,9 +86,9 @@ def collect(
     jobs = [(teacher, game, config, c, seed * 1000 + i) for i, c in enumerate(chunks) if c]
     if len(jobs) == 1:
         parts = [_play(jobs[0])]
-    else:
-        with mp.get_context("fork").Pool(len(jobs)) as pool:
-            parts = pool.map(_play, jobs)
+    else:  # a worker that dies raises WorkerDied naming it (never a hang)
+        done = dict(imap_workers(_play_indexed, list(enumerate(jobs)), len(jobs), unit="jobs"))
+        parts = [done[i] for i in range(len(jobs))]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -183,7 +189,9 @@ class Args:
     """Collect a teacher's decisions (all seats) for behaviour cloning."""
 
     out: str
-    """output .npz file"""
+    """output .npz file (an existing file is refused, before any game, unless --overwrite)"""
+    overwrite: bool = False
+    """replace an existing --out file"""
     teacher: str = "expert"
     """policy name or model file"""
     game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
@@ -202,19 +210,27 @@ class Args:
 
 def main(argv: list[str] | None = None) -> None:
     """Command line: collect teacher data to an ``.npz`` file (see the module docstring)."""
-    args = parse_args(Args, argv, Args.__doc__, "python -m training.pretrain")
-    if args.games < 1 or (args.workers is not None and args.workers < 1):
-        raise SystemExit("error: --games and --workers must be >= 1")
+    prog = "python -m training.pretrain"
+    args = parse_args(Args, argv, Args.__doc__, prog)
+    out = Path(args.out)
     try:
+        check_ranges(args, {"players": (2, None), "games": (1, None), "seed": (0, None)})
+        if args.workers is not None and args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        if out.is_dir():
+            raise ValueError(f"--out {out} is a folder; name the .npz file to write")
+        if out.exists() and not args.overwrite:
+            raise ValueError(f"--out {out} exists; choose another name (or --overwrite)")
         config_cls = game_module(args.game).Config
         config = config_cls(num_players=args.players, **parse_rules(config_cls, args.rules))
-        start = time.time()
-        data = collect(args.teacher, args.game, config, args.games, args.seed, args.workers)
-    except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, **data)
+        make_policy(args.teacher, game=args.game, config=config, seed=0)  # a bad name, now
+    except (ValueError, TypeError) as err:
+        fail(prog, str(err))
+    start = time.time()
+    data = collect(args.teacher, args.game, config, args.games, args.seed, args.workers)
+    atomic_write(
+        out, lambda f: np.savez_compressed(f, **data), overwrite=args.overwrite, binary=True
+    )
     print(
         f"{len(data['obs'])} decisions of {args.games} games in {time.time() - start:.0f} s -> {out}"
     )

@@ -28,7 +28,7 @@ from policies.mlp import load_model_policy
 from schnauz_env.common.options import parse_rules
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.vector import SchnauzVecEnv
-from training.args import parse_args
+from training.args import fail, parse_args
 from training.rewards import LivesRewardVecEnv
 
 
@@ -85,24 +85,28 @@ class Args:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(Args, argv, Args.__doc__, "python -m training.quick_eval")
+    prog = "python -m training.quick_eval"
+    args = parse_args(Args, argv, Args.__doc__, prog)
     if not args.models:
-        raise SystemExit("error: name at least one model file")
+        fail(prog, "name at least one model file")
     if args.games < 1:
-        raise SystemExit("error: --games must be at least 1")
+        fail(prog, f"--games must be at least 1, got {args.games}")
+    if args.seed < 0:
+        fail(prog, f"--seed must be >= 0, got {args.seed}")
     for path in args.models:
         if not Path(path).is_file():
-            raise SystemExit(f"error: {path!r} is not a file")
+            fail(prog, f"{path!r} is not a file")
     try:
         rules = parse_rules(SchnauzConfig, args.rules)
-    except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+        config = SchnauzConfig(num_players=4, **rules)
+        make_policy(args.opponent, game="schnauz", config=config, seed=0)
+        for path in args.models:  # every file read before the first is played
+            load_model_policy(path, "schnauz", config)
+    except (ValueError, TypeError) as err:
+        fail(prog, str(err))
     for path in args.models:
         start = time.perf_counter()
-        try:
-            r = quick_eval(path, args.games, args.seed, args.opponent, rules=rules)
-        except ValueError as err:
-            raise SystemExit(f"error: {path}: {err}") from None
+        r = quick_eval(path, args.games, args.seed, args.opponent, rules=rules)
         print(
             f"{path}: win {r['win_rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]  "
             f"mean place {r['mean_place']:.3f}  lives lost/game {r['lives_per_game']:.3f}  "

@@ -26,19 +26,33 @@ file that plays in ``schnauz play`` and the harness without torch or ray.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from training.args import PPOArgs, TableArgs, default_run_name, parse_args, rule_options
+from schnauz_env.common.files import write_text
+from training.args import (
+    PPOArgs,
+    TableArgs,
+    check_ranges,
+    check_table_args,
+    default_run_name,
+    fail,
+    new_run_dir,
+    parse_args,
+    rule_options,
+)
 from training.evaluation import (
+    append_rows,
     baseline_columns,
     plot_learning_curve,
     print_row,
     win_rate,
-    write_csv,
 )
 
 MODULE_ID = "learner"
@@ -101,7 +115,8 @@ class Args(PPOArgs, TableArgs):
     eval_workers: int = 1
     """processes for the evaluation games (the harness's workers)"""
     resume: str = ""
-    """an RLlib checkpoint directory to continue from (same settings)"""
+    """an RLlib checkpoint directory to continue from (same settings); RLlib unpickles its
+    files, so resume only from checkpoints you made or trust (share models as .npz)"""
 
 
 def run_name(args: Args) -> str:
@@ -209,6 +224,23 @@ def set_pool(algo: Any, pool: list[Any], weights: list[float] | None = None) -> 
     return [names for runner in held for names in runner]
 
 
+def save_checkpoint(algo: Any, path: Path) -> Path:
+    """An RLlib checkpoint of ``algo`` as the folder ``path``, whole or not at all: saved
+    into a temporary folder beside it, then renamed (a kill leaves ``.iter_N.*.tmp``)."""
+    path = path.resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        algo.save_to_path(str(tmp))
+        if path.exists():  # the last iteration saved twice (every N and at the end)
+            shutil.rmtree(path)
+        os.replace(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return path
+
+
 def _number(value: Any) -> float | None:
     return None if value is None else round(float(value), 4)
 
@@ -232,9 +264,10 @@ def train(args: Args) -> Path:
     if args.self_play_every < 0 or args.iterations < 1:
         raise ValueError("iterations must be at least 1 and self_play_every at least 0")
 
-    out = Path(args.run_dir) / run_name(args)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    if args.resume and not Path(args.resume).is_dir():
+        raise ValueError(f"--resume {args.resume}: not an RLlib checkpoint folder")
+    out = new_run_dir(args.run_dir, run_name(args))  # never an earlier run's folder
+    write_text(out / "args.json", json.dumps(asdict(args), indent=2), overwrite=False)
     torch.manual_seed(args.seed)
     if args.torch_threads:
         # Ray's workers run torch on one thread; so does the driver by default, since
@@ -261,14 +294,10 @@ def train(args: Args) -> Path:
             extra={"iteration": algo.iteration},
         )
 
-    history: list[dict[str, Any]] = []
-    progress: list[dict[str, Any]] = []
-
     def evaluate(path: Path) -> None:
         row: dict[str, Any] = {"step": steps, "iteration": algo.iteration}
         row.update(baseline_columns(path, args, rules, args.eval_workers))
-        history.append(row)
-        write_csv(out / "eval.csv", history)
+        append_rows(out / "eval.csv", [row])
         print_row("eval", row)
 
     snapshots: list[Any] = []
@@ -297,8 +326,7 @@ def train(args: Args) -> Path:
             "illegal_actions": int(runners.get("illegal_actions", 0)),
             "pool": " ".join(pool),
         }
-        progress.append(row)
-        write_csv(out / "progress.csv", progress)
+        append_rows(out / "progress.csv", [row])
         print_row(None, row)
         if args.self_play_every and it % args.self_play_every == 0:
             snap = export(out / "snapshots" / f"snapshot_iter_{it}.npz")
@@ -313,11 +341,11 @@ def train(args: Args) -> Path:
                 raise RuntimeError(f"the env runners did not all take the new pool: {held}")
             pool = held[0]
         if args.checkpoint_every and it % args.checkpoint_every == 0:
-            algo.save_to_path(str((out / "checkpoints" / f"iter_{it}").resolve()))
+            save_checkpoint(algo, out / "checkpoints" / f"iter_{it}")
         if args.eval_every and it % args.eval_every == 0 and it < args.iterations:
             evaluate(export(out / "checkpoints" / f"iter_{it}.npz"))
 
-    algo.save_to_path(str((out / "checkpoints" / f"iter_{algo.iteration}").resolve()))
+    save_checkpoint(algo, out / "checkpoints" / f"iter_{algo.iteration}")
     final = export(out / "model.npz")
     load_model_policy(final, args.game, eval_config)  # the export must load back
     evaluate(final)
@@ -340,14 +368,35 @@ def evaluate_model(
     return win_rate(path, opponent, args.game, players, rules, games, seed, args.eval_workers)
 
 
+#: The range of each setting of this trainer (besides the shared ones in training.args).
+BOUNDS = {
+    "learner_seats": (1, None),
+    "self_play_every": (0, None),
+    "iterations": (1, None),
+    "num_cpus": (0, None),
+    "torch_threads": (0, None),
+    "num_env_runners": (0, None),
+    "num_envs_per_env_runner": (1, None),
+    "rollout_fragment_length": (0, None),
+    "num_cpus_per_env_runner": (0.0, None),
+    "num_learners": (0, None),
+    "num_gpus_per_learner": (0.0, None),
+    "train_batch_size": (1, None),
+    "checkpoint_every": (0, None),
+    "eval_every": (0, None),
+    "eval_workers": (1, None),
+}
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(
-        Args, argv, __doc__.split("\n")[0], "python -m training.rllib_train", RENAMED_FLAGS
-    )
+    prog = "python -m training.rllib_train"
+    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, RENAMED_FLAGS)
     try:
+        check_table_args(args)
+        check_ranges(args, BOUNDS)
         train(args)
     except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(prog, str(err))
 
 
 if __name__ == "__main__":

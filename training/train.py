@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import warnings
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -32,17 +33,28 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from policies.mlp import export_sb3, feature_transform, load_model_policy
 from policies.pool import OpponentPool
+from schnauz_env.common.files import atomic_write, write_text
 from schnauz_env.common.options import parse_rules as parse_game_rules
 from schnauz_env.games import game_module
 from schnauz_env.wrappers import SingleAgentEnv
 from schnauz_env.wrappers.vec_env import FeatureVecEnv
-from training.args import PPOArgs, TableArgs, default_run_name, parse_args, rule_options
+from training.args import (
+    PPOArgs,
+    TableArgs,
+    check_ranges,
+    check_table_args,
+    default_run_name,
+    fail,
+    new_run_dir,
+    parse_args,
+    rule_options,
+)
 from training.evaluation import (
+    append_rows,
     baseline_columns,
     plot_learning_curve,
     print_row,
     win_rate,
-    write_csv,
 )
 from training.pretrain import collect, load_data, pretrain
 from training.rewards import LivesRewardVecEnv, WinChanceRewardVecEnv, WinRewardVecEnv
@@ -78,7 +90,9 @@ class Args(PPOArgs, TableArgs):
     target_kl: float = 0.0
     """stop an update's epochs early past this KL divergence (0: never)"""
     init_model: str = ""
-    """start from this SB3 .zip checkpoint of an earlier run (same settings) instead of fresh weights"""
+    """start from this SB3 .zip checkpoint of an earlier run (same settings, --net-arch
+    included) instead of fresh weights; read weights-only (tensors and JSON settings, no
+    pickled object is loaded), yet share models as .npz files"""
     pretrain_teacher: str = ""
     """clone this policy (e.g. expert) before PPO: behaviour cloning on its games (empty: off)"""
     pretrain_games: int = 2000
@@ -208,10 +222,95 @@ def teacher_data(
         for n in table_sizes
     ]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    np.savez_compressed(out / "pretrain_data.npz", **data)
+    save_npz(out / "pretrain_data.npz", data)
     if features is not None:
         data["obs"] = features(data["obs"])
     return data
+
+
+def save_sb3(model: Any, path: Path) -> Path:
+    """``model`` as an SB3 ``.zip`` at ``path``, atomically (a kill leaves no half file)."""
+    return atomic_write(path, model.save, overwrite=True, binary=True)
+
+
+def save_npz(path: Path, data: dict[str, np.ndarray]) -> Path:
+    """``data`` as a compressed ``.npz`` at ``path``, atomically."""
+    return atomic_write(path, lambda f: np.savez_compressed(f, **data), overwrite=True, binary=True)
+
+
+def check_checkpoint(path: str) -> dict[str, Any]:
+    """The settings stored in the SB3 ``.zip`` checkpoint ``path`` (its ``data`` entry,
+    read as JSON only); ``ValueError`` naming the file, before the run starts, if it is
+    missing, truncated or damaged, or not an SB3 checkpoint."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"--init-model {path}: no such file")
+    try:
+        with zipfile.ZipFile(p) as zf:
+            bad = zf.testzip()
+            names = set(zf.namelist())
+            if bad is None and "data" in names and "policy.pth" in names:
+                data = json.loads(zf.read("data"))
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise ValueError(f"--init-model {path}: not a whole SB3 .zip checkpoint ({err})") from None
+    if bad is not None:
+        raise ValueError(f"--init-model {path}: damaged ({bad} does not check)")
+    if "data" not in names or "policy.pth" not in names or not isinstance(data, dict):
+        raise ValueError(f"--init-model {path}: not an SB3 checkpoint (no data / policy.pth)")
+    return data
+
+
+#: What the pickled entries of a checkpoint's ``data`` are replaced with, so that loading
+#: runs no code from the file (SB3's ``custom_objects``): this run's own objects, or
+#: ``None`` where MaskablePPO builds them again (schedules, buffers).
+def _own_objects(args: Args, venv: VecEnv, ppo: dict[str, Any]) -> dict[str, Any]:
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    return {
+        "policy_class": MaskableActorCriticPolicy,
+        "policy_kwargs": {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh},
+        "observation_space": venv.observation_space,
+        "action_space": venv.action_space,
+        "learning_rate": ppo["learning_rate"],
+        "lr_schedule": None,
+        "clip_range": ppo["clip_range"],
+        "rollout_buffer_class": None,
+        "_last_obs": None,
+        "_last_episode_starts": None,
+        "_last_original_obs": None,
+        "ep_info_buffer": None,
+        "ep_success_buffer": None,
+    }
+
+
+def load_checkpoint(args: Args, venv: VecEnv, ppo: dict[str, Any]) -> Any:
+    """The MaskablePPO model of ``args.init_model`` on ``venv``, weights only: the
+    networks' tensors (``torch.load(weights_only=True)``) and the plain JSON settings;
+    every pickled entry is replaced by this run's own object (:func:`_own_objects`), and
+    a checkpoint with a pickled entry this trainer does not know is refused. The network
+    shape comes from ``--net-arch``. ``ValueError`` naming the file if it cannot be
+    read or does not fit the envs."""
+    path = args.init_model
+    data = check_checkpoint(path)
+    own = _own_objects(args, venv, ppo)
+    pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
+    unknown = sorted(set(pickled) - set(own))
+    if unknown:
+        raise ValueError(
+            f"--init-model {path}: holds pickled {', '.join(unknown)}, which this trainer "
+            "does not know; refusing to unpickle it (it could run code)"
+        )
+    try:
+        return MaskablePPO.load(path, env=venv, custom_objects=own, **ppo)
+    except RuntimeError as err:
+        raise ValueError(
+            f"--init-model {path}: its networks do not fit (same --net-arch, --features and "
+            f"observation as the run that saved it?): {str(err).splitlines()[0]}"
+        ) from None
+    except (AssertionError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as err:
+        raise ValueError(
+            f"--init-model {path}: cannot load it ({type(err).__name__}: {err})"
+        ) from None
 
 
 class Run:
@@ -239,13 +338,13 @@ class Run:
         """Checkpoint at ``step``, play it against the baselines, log the row in eval.csv."""
         args, out, model = self.args, self.out, self.model
         path = self.export(out / "checkpoints" / f"step_{step}.npz")
-        model.save(out / "checkpoints" / f"step_{step}.zip")
+        save_sb3(model, out / "checkpoints" / f"step_{step}.zip")
         row: dict[str, Any] = {"step": step, **baseline_columns(path, args, self.rules)}
         if getattr(model, "_logger", None) is not None:  # set up once learning starts
             for opp in args.eval_opponents:
                 model.logger.record(f"eval/win_rate_vs_{opp}", row[f"win_{opp}"])
         self.history.append(row)
-        write_csv(out / "eval.csv", self.history)
+        append_rows(out / "eval.csv", [row])
         print_row("eval", row)
 
 
@@ -288,9 +387,10 @@ def train(args: Args) -> Path:
     configs = probe.configs
     config = configs[args.table_sizes[0]]
     eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
-    out = Path(args.run_dir) / run_name(args)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    if args.init_model:
+        check_checkpoint(args.init_model)
+    out = new_run_dir(args.run_dir, run_name(args))  # never an earlier run's folder
+    write_text(out / "args.json", json.dumps(asdict(args), indent=2), overwrite=False)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
 
@@ -303,7 +403,7 @@ def train(args: Args) -> Path:
     # Model: fresh, or an earlier run's checkpoint.
     ppo = ppo_settings(args, out)
     if args.init_model:
-        model = MaskablePPO.load(args.init_model, env=venv, **ppo)
+        model = load_checkpoint(args, venv, ppo)
     else:
         policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh}
         model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs, **ppo)
@@ -324,7 +424,7 @@ def train(args: Args) -> Path:
 
     # Save, and the final evaluation.
     final = run.export(out / "model.npz")
-    model.save(out / "model.zip")
+    save_sb3(model, out / "model.zip")
     run.evaluate(model.num_timesteps)
     plot_learning_curve(out / "eval.csv", out / "learning_curve.png", args.eval_opponents)
     load_model_policy(final, args.game, eval_config)  # the export must load back
@@ -360,12 +460,30 @@ def evaluate_against(
     return win_rate(model_path, opponent, game, config.num_players, options, games, seed)
 
 
+#: The range of each setting of this trainer (besides the shared ones in training.args).
+BOUNDS = {
+    "total_steps": (1, None),
+    "self_play_every": (0, None),
+    "num_envs": (1, None),
+    "opponent_workers": (0, None),
+    "n_steps": (1, None),
+    "target_kl": (0.0, None),
+    "pretrain_games": (1, None),
+    "pretrain_epochs": (1, None),
+    "eval_every": (0, None),
+    "torch_threads": (1, None),
+}
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = parse_args(Args, argv, __doc__.split("\n")[0], "python -m training.train")
+    prog = "python -m training.train"
+    args = parse_args(Args, argv, __doc__.split("\n")[0], prog)
     try:
+        check_table_args(args)
+        check_ranges(args, BOUNDS)
         train(args)
     except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(prog, str(err))
 
 
 if __name__ == "__main__":

@@ -2,17 +2,20 @@
 
     python bench/ppo_speed.py                               # the whole matrix, both opponents
     python bench/ppo_speed.py --opponents greedy --settings 8x256/512 256x32/4096
+    python bench/ppo_speed.py --games scat thirteen --opponents greedy --paths AEC batched
     python bench/ppo_speed.py --profile 256x32/4096         # pyinstrument, batched path
 
 Both paths train the same MaskablePPO (``MlpPolicy`` with training/train.py's default
-network and hyperparameters, on CPU, one torch thread) on 4-player Schnauz against
-the same built-in opponent, and differ only in the environment:
+network and hyperparameters, on CPU, one torch thread) on 4-player games of each of
+``--games`` (Schnauz, Scat, Thirteen) against the same opponent, and differ only in
+the environment:
 
 - ``AEC``: ``DummyVecEnv`` of ``schnauz_env.wrappers.SingleAgentEnv`` (the learner's
-  seat in the PettingZoo ``raw_env``; opponents played in Python), as
-  ``python -m training.train`` builds it (``infos=False``);
-- ``batched``: :class:`schnauz_env.vector.SchnauzVecEnv` (every game stepped by the
-  compiled engine, opponents batched inside it);
+  seat in the PettingZoo ``raw_env``; opponents are ``policies``' players, called in
+  Python), as ``python -m training.train`` builds it (``infos=False``);
+- ``batched``: the game's batched VecEnv (:class:`schnauz_env.vector.SchnauzVecEnv`,
+  ``ScatVecEnv``, ``ThirteenVecEnv``: every game stepped by the compiled engine, the
+  opponent's moves computed inside it, move for move those of ``policies``' player);
 - ``AEC+infos``: the same with ``SingleAgentEnv``'s default ``infos=True`` (every
   seat's lives, outs and the last showdown in ``info``). ``DummyVecEnv`` deep-copies
   every env's info dict every step: about half of the AEC view's time against random
@@ -90,7 +93,7 @@ def make_model(venv, s: Setting, seed: int = 0):
     )
 
 
-def aec_venv(num_envs: int, opponent: str, seed: int, infos: bool = False):
+def aec_venv(game: str, num_envs: int, opponent: str, seed: int, infos: bool = False):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from policies.pool import OpponentPool
@@ -98,20 +101,25 @@ def aec_venv(num_envs: int, opponent: str, seed: int, infos: bool = False):
 
     def make(i: int) -> Callable[[], SingleAgentEnv]:
         return lambda: SingleAgentEnv(
-            "schnauz", {}, (4,), OpponentPool([opponent]), seed=seed * 1000 + i, infos=infos
+            game,
+            {},
+            (4,),
+            OpponentPool([opponent], game=game),
+            seed=seed * 1000 + i,
+            infos=infos,
         )
 
     return DummyVecEnv([make(i) for i in range(num_envs)])
 
 
-def aec_infos_venv(num_envs: int, opponent: str, seed: int):
-    return aec_venv(num_envs, opponent, seed, infos=True)
+def aec_infos_venv(game: str, num_envs: int, opponent: str, seed: int):
+    return aec_venv(game, num_envs, opponent, seed, infos=True)
 
 
-def batched_venv(num_envs: int, opponent: str, seed: int):
-    from schnauz_env.vector import SchnauzVecEnv
+def batched_venv(game: str, num_envs: int, opponent: str, seed: int):
+    from schnauz_env.vector import vec_env_class
 
-    return SchnauzVecEnv(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
+    return vec_env_class(game)(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
 
 
 PATHS = {"AEC": aec_venv, "AEC+infos": aec_infos_venv, "batched": batched_venv}
@@ -125,7 +133,7 @@ class Run:
     train_us: float  # CPU microseconds per env-step in MaskablePPO.train
 
 
-def timed(path: str, opponent: str, s: Setting, steps: int) -> Run:
+def timed(game: str, path: str, opponent: str, s: Setting, steps: int) -> Run:
     """Train on whole rollouts holding at least ``steps`` env-steps; time and split them."""
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -141,7 +149,7 @@ def timed(path: str, opponent: str, s: Setting, steps: int) -> Run:
         def _on_step(self) -> bool:
             return True
 
-    venv = PATHS[path](s.num_envs, opponent, 0)
+    venv = PATHS[path](game, s.num_envs, opponent, 0)
     model = make_model(venv, s)
     per_rollout = s.n_steps * s.num_envs
     model.learn(per_rollout)  # warm-up
@@ -156,12 +164,12 @@ def timed(path: str, opponent: str, s: Setting, steps: int) -> Run:
     )
 
 
-def env_only(path: str, opponent: str, num_envs: int, seconds: float) -> float:
+def env_only(game: str, path: str, opponent: str, num_envs: int, seconds: float) -> float:
     """Env-steps per second of the VecEnv alone: random legal actions, no PPO."""
     import numpy as np
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    venv = PATHS[path](num_envs, opponent, 0)
+    venv = PATHS[path](game, num_envs, opponent, 0)
     rng = np.random.default_rng(0)
     venv.reset()
     steps = 0
@@ -173,11 +181,11 @@ def env_only(path: str, opponent: str, num_envs: int, seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
-def profile(path: str, opponent: str, s: Setting, steps: int) -> None:
+def profile(game: str, path: str, opponent: str, s: Setting, steps: int) -> None:
     """pyinstrument profile of ``steps`` env-steps of training, after a warm-up rollout."""
     from pyinstrument import Profiler
 
-    venv = PATHS[path](s.num_envs, opponent, 0)
+    venv = PATHS[path](game, s.num_envs, opponent, 0)
     model = make_model(venv, s)
     per_rollout = s.n_steps * s.num_envs
     model.learn(per_rollout)
@@ -205,6 +213,9 @@ def main() -> None:
         help="hidden layers (train.py: 128 128)",
     )
     p.add_argument(
+        "--games", nargs="+", default=["schnauz"], choices=["schnauz", "scat", "thirteen"]
+    )
+    p.add_argument(
         "--opponents", nargs="+", default=["random", "greedy"], choices=["random", "greedy"]
     )
     p.add_argument("--paths", nargs="+", default=list(PATHS), choices=list(PATHS))
@@ -227,54 +238,70 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     if args.profile:
         s = Setting.parse(args.profile, args.n_epochs)
-        profile(args.profile_path, args.opponents[0], s, args.steps)
+        profile(args.games[0], args.profile_path, args.opponents[0], s, args.steps)
         return
     settings = [Setting.parse(t, args.n_epochs) for t in args.settings]
     paths = [p for p in PATHS if p in args.paths]
     base = [p for p in paths if p != "batched"]
     load = lambda: ", ".join(f"{x:.2f}" for x in os.getloadavg())  # noqa: E731
     print(f"load average at start: {load()}; net_arch {NET_ARCH}")
-    for opp in args.opponents:
-        if args.env_seconds:
+    summary: list[tuple[str, str, Setting, dict[str, Run]]] = []
+    for game in args.games:
+        for opp in args.opponents:
+            if args.env_seconds:
+                print(
+                    f"\n{game}: the environments alone vs {opp} (random legal learner moves, "
+                    "no PPO), env-steps/s:"
+                )
+                for n in sorted({s.num_envs for s in settings}):
+                    rates = {path: env_only(game, path, opp, n, args.env_seconds) for path in paths}
+                    print(
+                        f"  {n:>4} envs: " + "   ".join(f"{k} {v:,.0f}" for k, v in rates.items())
+                    )
             print(
-                f"\nthe environments alone vs {opp} (random legal learner moves, no PPO), env-steps/s:"
+                f"\n{game}: MaskablePPO vs {opp} (torch threads {torch.get_num_threads()}, median "
+                f"of {args.repeats}); setting = envs x n_steps / batch / epochs;\n"
+                "env-steps per CPU second, batched vs each AEC path (and by wall time), and CPU "
+                "us per\nenv-step collecting | training"
             )
-            for n in sorted({s.num_envs for s in settings}):
-                rates = {path: env_only(path, opp, n, args.env_seconds) for path in paths}
-                print(f"  {n:>4} envs: " + "   ".join(f"{k} {v:,.0f}" for k, v in rates.items()))
-        print(
-            f"\nMaskablePPO vs {opp} (torch threads {torch.get_num_threads()}, median of "
-            f"{args.repeats}); setting = envs x n_steps / batch / epochs;\n"
-            "env-steps per CPU second, batched vs each AEC path (and by wall time), and CPU us per\n"
-            "env-step collecting | training"
-        )
-        print(
-            f"{'setting':<18}"
-            + "".join(f"{p:>10}" for p in paths)
-            + "".join(f"{'vs ' + p:>13}" for p in base if "batched" in paths)
-            + "".join(f"{'(wall)':>8}" for p in base if "batched" in paths)
-            + "".join(f"{p + ' us':>17}" for p in paths)
-        )
-        for s in settings:
-            runs: dict[str, list[Run]] = {path: [] for path in paths}
-            for _ in range(args.repeats):
-                for path in paths:
-                    runs[path].append(timed(path, opp, s, args.steps))
-            med = {
-                path: Run(
-                    *(statistics.median(getattr(r, f) for r in rs) for f in Run.__annotations__)
-                )
-                for path, rs in runs.items()
-            }
-            line = f"{s!s:<18}" + "".join(f"{med[p].rate:>10,.0f}" for p in paths)
-            if "batched" in paths:
-                line += "".join(f"{med['batched'].rate / med[p].rate:>12.1f}x" for p in base)
+            print(
+                f"{'setting':<18}"
+                + "".join(f"{p:>10}" for p in paths)
+                + "".join(f"{'vs ' + p:>13}" for p in base if "batched" in paths)
+                + "".join(f"{'(wall)':>8}" for p in base if "batched" in paths)
+                + "".join(f"{p + ' us':>17}" for p in paths)
+            )
+            for s in settings:
+                runs: dict[str, list[Run]] = {path: [] for path in paths}
+                for _ in range(args.repeats):
+                    for path in paths:
+                        runs[path].append(timed(game, path, opp, s, args.steps))
+                med = {
+                    path: Run(
+                        *(statistics.median(getattr(r, f) for r in rs) for f in Run.__annotations__)
+                    )
+                    for path, rs in runs.items()
+                }
+                summary.append((game, opp, s, med))
+                line = f"{s!s:<18}" + "".join(f"{med[p].rate:>10,.0f}" for p in paths)
+                if "batched" in paths:
+                    line += "".join(f"{med['batched'].rate / med[p].rate:>12.1f}x" for p in base)
+                    line += "".join(
+                        f"{med['batched'].wall_rate / med[p].wall_rate:>7.1f}x" for p in base
+                    )
                 line += "".join(
-                    f"{med['batched'].wall_rate / med[p].wall_rate:>7.1f}x" for p in base
+                    f"{med[p].collect_us:>11.0f} |{med[p].train_us:>4.0f}" for p in paths
                 )
-            line += "".join(f"{med[p].collect_us:>11.0f} |{med[p].train_us:>4.0f}" for p in paths)
-            print(line, flush=True)
-        print(f"load average: {load()}")
+                print(line, flush=True)
+            print(f"load average: {load()}")
+    if "batched" in paths and base:
+        print("\nsummary: MaskablePPO env-steps per CPU second, batched vs " + base[0])
+        print(
+            f"{'game':<10}{'opponent':<10}{'setting':<18}{base[0]:>10}{'batched':>10}{'ratio':>8}"
+        )
+        for game, opp, s, med in summary:
+            a, b = med[base[0]].rate, med["batched"].rate
+            print(f"{game:<10}{opp:<10}{s!s:<18}{a:>10,.0f}{b:>10,.0f}{b / a:>7.1f}x")
 
 
 if __name__ == "__main__":

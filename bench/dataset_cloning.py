@@ -18,8 +18,10 @@ network's initialisation and the batch order). Each clone is scored on its own d
 (``pretrain``'s accuracy of the last epoch, the README's figure) and on a common
 held-out set of ``--held-out`` games (``collect``, seed 3), with a Wilson 95% interval.
 The summary gives, per game and data, the mean over the seeds with a 95% t-interval,
-and the paired difference M - T (same seed) with its interval: "within noise" when it
-holds 0.
+and the paired difference M - T (same seed) with its interval. That interval holds the
+noise of cloning only (both sets are fixed); ``--reference-seed S`` adds T2, today's
+path from another seed, whose difference T2 - T is the noise between two datasets of
+the same kind: M is "within noise" when M - T is no larger than T2 - T.
 
     python bench/dataset_cloning.py --games 1000 --held-out 100 --seeds 0 1 2 \\
         --workers 2 --work runs/dataset_cloning --out runs/dataset_cloning/figures.json
@@ -178,6 +180,11 @@ def main() -> None:
     )
     p.add_argument("--game", nargs="+", default=["thirteen", "schnauz", "scat"])
     p.add_argument("--work", default="runs/dataset_cloning", help="datasets kept here")
+    p.add_argument(
+        "--reference-seed", type=int, default=None,
+        help="also T2: today's teacher data from this seed (the noise between two datasets)",
+    )  # fmt: skip
+    p.add_argument("--sets", nargs="+", default=None, help="clone only these (T, M, T2)")
     p.add_argument("--out", default="", help="also write the figures as JSON here")
     args = p.parse_args()
     torch.set_num_threads(1)
@@ -203,8 +210,22 @@ def main() -> None:
             "M": load_data([dataset_id], obs_size=size),
         }
         n = min(len(d["obs"]) for d in sets.values())
+        if args.reference_seed is not None:
+            # T2: today's path from another seed, the noise between two datasets of one kind
+            # (cut to the same n when it has as many decisions).
+            other = (
+                work / f"{game}_{teacher_of(game, args)}_{args.games}_s{args.reference_seed}.npz"
+            )
+            if not other.exists():
+                data = collect(
+                    teacher_of(game, args), game, config, args.games, args.reference_seed,
+                    args.workers,
+                )  # fmt: skip
+                np.savez_compressed(other, **data)
+            sets["T2"] = load_data([str(other)], obs_size=size)
         decisions = {k: len(d["obs"]) for k, d in sets.items()}
-        sets = {k: with_features(cut(d, n), features) for k, d in sets.items()}
+        wanted = args.sets or list(sets)
+        sets = {k: with_features(cut(d, n), features) for k, d in sets.items() if k in wanted}
         held = with_features(
             collect(
                 teacher_of(game, args), game, config, args.held_out, seed=3, workers=args.workers
@@ -223,7 +244,7 @@ def main() -> None:
                     "game": game,
                     "data": name,
                     "seed": seed,
-                    "decisions": n,
+                    "decisions": len(data["obs"]),
                     "train_accuracy": round(train, 4),
                     "held_out_accuracy": round(hits / len(held["obs"]), 4),
                     "held_out_wilson95": [round(low, 4), round(high, 4)],
@@ -249,9 +270,12 @@ def main() -> None:
                 "train": mean_interval(acc[name]["train"]),
                 "held_out": mean_interval(acc[name]["held"]),
             }
-        for kind in ("train", "held"):
-            diff = [m - t for m, t in zip(acc["M"][kind], acc["T"][kind], strict=True)]
-            line[f"M-T {kind}"] = mean_interval(diff)
+        for name in ("M", "T2"):
+            if name not in sets or "T" not in sets:
+                continue
+            for kind in ("train", "held"):
+                diff = [a - b for a, b in zip(acc[name][kind], acc["T"][kind], strict=True)]
+                line[f"{name}-T {kind}"] = mean_interval(diff)
         summary.append(line)
         print(json.dumps(line), flush=True)
         del sets, held

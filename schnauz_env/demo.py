@@ -107,6 +107,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.eval_games < 0:
         print("error: --eval-games must be >= 0", file=sys.stderr)
         return 2
+    if args.seed < 0:
+        print(f"error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
+        return 2
     try:
         env = schnauz_v0.raw_env(num_players=args.players, deck=args.deck, lives=args.lives)
         wanted = args.policies
@@ -123,8 +126,8 @@ def _main(argv: Sequence[str] | None) -> int:
             for i, name in enumerate(names)
         ]
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        print(f"known players: {', '.join(available_policies('schnauz'))}", file=sys.stderr)
+        known = f"; known players: {', '.join(available_policies('schnauz'))}"
+        print(f"error: {err}{known if 'polic' in str(err) else ''}", file=sys.stderr)
         return 2
 
     print(

@@ -149,6 +149,13 @@ def check_table_args(args: TableArgs) -> None:
     name = args.run_name
     if name and (name in (".", "..") or "/" in name or "\\" in name):
         raise ValueError(f"--run-name must be a plain folder name, got {name!r}")
+    parent = Path(args.run_dir)
+    if parent.exists() and not parent.is_dir():
+        raise ValueError(f"--run-dir {parent} is a file, not a folder")
+    if name and (parent / name).exists() and any((parent / name).iterdir()):
+        raise ValueError(
+            f"run {parent / name} exists: a run is never overwritten; choose another --run-name"
+        )
 
 
 def new_run_dir(run_dir: str | Path, name: str) -> Path:
@@ -239,15 +246,20 @@ def parse_args(
 
 
 def _one_line(box: str) -> str:
-    """The message of tyro's error box (the lines above its first rule), as one line."""
-    lines = []
+    """The message of tyro's error box, as one line: the first block of text between its
+    rules, after the box's title. tyro draws the box in Unicode, in ASCII or, on some
+    streams, as a title line and dashed rules only."""
+    blocks: list[list[str]] = [[]]
     for line in box.splitlines():
-        text = line.strip().strip("│╭╮╰╯").strip()
-        if re.fullmatch(r"[─\s]*", text):
-            if lines:
-                break
+        text = line.strip().strip("│╭╮╰╯|+").strip()
+        if re.match(r"[─\-]+ \S", text):  # a boxed title: "─ Value error ───"
             continue
-        if text.startswith("─"):  # the box's title line: "─ Value error ───"
+        if re.fullmatch(r"[─\-\s]*", text):  # a rule (or an empty line) ends a block
+            if blocks[-1]:
+                blocks.append([])
             continue
-        lines.append(text)
-    return " ".join(lines)
+        blocks[-1].append(text)
+    blocks = [b for b in blocks if b]
+    if len(blocks) > 1 and len(blocks[0]) == 1 and ":" not in blocks[0][0]:
+        blocks = blocks[1:]  # an unboxed title: "Value error"
+    return " ".join(blocks[0]) if blocks else ""

@@ -38,6 +38,8 @@ from schnauz_env.play.replay import run as run_replay
 #: ``schnauz serve``, the browser app (floor 7 beside this one): imported by name, so that
 #: the terminal game never imports it (``schnauz --help`` needs neither Starlette nor uvicorn).
 SERVE = "schnauz_env.web.cli"
+#: The longest pause between the bots' moves (``--speed``), in seconds.
+MAX_SPEED = 60.0
 SCREENS = {
     "schnauz": "schnauz_env.play.schnauz:SchnauzScreen",
     "scat": "schnauz_env.play.scat:ScatScreen",
@@ -157,8 +159,12 @@ def _main(argv: Sequence[str] | None) -> int:
     from schnauz_env.play.session import PlaySession, Quit
 
     try:
-        if args.speed < 0:
-            raise ValueError(f"--speed must be >= 0 seconds, got {args.speed}")
+        if not 0 <= args.speed <= MAX_SPEED:  # also refuses nan and inf
+            raise ValueError(f"--speed must be 0..{MAX_SPEED} seconds, got {args.speed}")
+        if args.seed is not None and args.seed < 0:
+            raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        if sys.stdin is None or sys.stdin.closed:
+            raise ValueError("schnauz play reads your moves from standard input, which is closed")
         config = build_config(args.game, args.players, read_rules(args.game, args.rules))
         n = config.num_players
         if not 0 <= args.seat < n:

@@ -87,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.max_tables < 1 or args.idle_minutes <= 0:
+    if args.max_tables < 1 or not 0 < args.idle_minutes < float("inf"):
         print("error: --max-tables must be >= 1 and --idle-minutes > 0", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2
     loopback = args.host in LOOPBACK_NAMES or args.host.startswith("127.")
     settings = Settings(

@@ -85,7 +85,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     actions[1] = KNOCK  # not on one's own first turn
     with pytest.raises(
         ValueError,
-        match=r"action 7 is not legal in game 1 .* at the draw step of phase 'turns'; "
+        match=r"action 7 is not legal in game 1 .* at the draw step in phase 'turns'; "
         r"legal actions: 0 \(draw stock\), 1 \(draw discard\)",
     ):
         eng.step(actions)
@@ -196,9 +196,9 @@ def test_errors_say_what_is_wrong() -> None:
     eng = BatchedScat(2, num_players=3, auto_reset=False)
     with pytest.raises(RuntimeError, match="reset"):
         eng.step(np.zeros(2, dtype=np.int64))
-    with pytest.raises(ValueError, match=r"dealers must be integers in 0\.\.2"):
+    with pytest.raises(ValueError, match=r"dealers must be seats 0\.\.2, got 3"):
         eng.reset(dealers=[0, 3])
-    with pytest.raises(ValueError, match="dealers must be integers"):
+    with pytest.raises(TypeError, match=r"dealers must be seats 0\.\.2, got an array of float64"):
         eng.reset(dealers=[0.0, 1.0])
     with pytest.raises(ValueError, match="lives must be integers"):
         eng.reset(lives=[[1, 2, -1], [1, 1, 1]])

@@ -53,11 +53,10 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.common import seed_states
-from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.base import LivesGame, check_decks
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
-from schnauz_env.common.options import make_config
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import ACTION_NAMES, DISCARD, NUM_ACTIONS, PHASE_NAMES, REASONS
 from schnauz_env.scat.observation import NC, SEAT_FEATURES, ObservationLayout
@@ -99,25 +98,23 @@ def reference_decks(
     return dealer, perms
 
 
-def _int_array(values: Any, name: str, shape: tuple[int, ...], low: int, high: int) -> np.ndarray:
-    """``values`` as an int64 array of ``shape`` with entries in ``low .. high - 1``."""
-    arr = np.asarray(values)
-    if arr.shape != shape or not (arr.dtype == bool or np.issubdtype(arr.dtype, np.integer)):
-        raise ValueError(
-            f"{name} must be integers of shape {shape}, got shape {arr.shape} dtype {arr.dtype}"
-        )
-    if arr.dtype == bool or (arr.size and (arr.min() < low or arr.max() >= high)):
-        raise ValueError(f"{name} must be integers in {low}..{high - 1}")
-    return arr.astype(np.int64)
-
-
-class BatchedScat:
+class BatchedScat(LivesGame):
     """``num_games`` Scat games under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``scat_v0.env``) sets the rules.
     ``observe`` builds the acting player's view after every step. ``greedy_threshold``
     is the knock threshold of :meth:`greedy_actions` (``policies``' ``greedy:T``).
     """
+
+    FIELDS = L
+    ACTION_NAMES = ACTION_NAMES
+    PHASE_NAMES = PHASE_NAMES
+    GAME = "Scat"
+    MAX_COUNT = 2**30 - 1
+    QUEUE_ERRORS = {
+        "ERR_NO_TIE_BREAK_DECK": "needs a tie-break deal: queue its decks with "
+        "queue_tie_break_decks()"
+    }
 
     def __init__(
         self,
@@ -129,21 +126,11 @@ class BatchedScat:
         greedy_threshold: float = 27.0,
         **options: Any,
     ) -> None:
-        warn_if_slow()
-        if config is None:
-            config = make_config(ScatConfig, options, "Scat")
-        elif options:
-            raise ValueError("give either config or rule options, not both")
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-        if num_games < 1:
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        config = self._setup(num_games, config, ScatConfig, options)
         for name in ("lives", "buy_ins", "max_turns"):
             if getattr(config, name) >= 2**30:
                 raise ValueError(f"the batched engine counts {name} in 32 bits: at most 2**30 - 1")
-        self.config = config
-        self.num_games = b = int(num_games)
-        self.num_players = config.num_players
+        b = self.num_games
         self.layout = ObservationLayout(config)
         self.obs_size = self.layout.size
         self.observing = bool(observe)
@@ -177,15 +164,17 @@ class BatchedScat:
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._actions = np.zeros(b, dtype=np.int64)
-        self._all = np.arange(b, dtype=np.int64)
         self.seed(seed)
-        self._started = False
 
-    # ------------------------------------------------------------------ seeding
-    def seed(self, seed: int | None = None) -> None:
-        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
-        self.arrays.rng[:] = seed_states(seed, self.num_games, L.NRNG)
+    @property
+    def rng(self) -> np.ndarray:
+        """``(B, NRNG)`` the games' generator states."""
+        return self.arrays.rng
+
+    @property
+    def fl(self) -> np.ndarray:
+        """``(B, NFL)`` the games' float fields (places, returns)."""
+        return self.arrays.fl
 
     # -------------------------------------------------------------------- API
     def reset(
@@ -205,25 +194,12 @@ class BatchedScat:
         starting lives of this reset. The rewards of first deals that ended at once
         are in :attr:`opening_rewards`.
         """
-        b, n = self.num_games, self.num_players
+        b = self.num_games
         cfg = self.cfg
-        d = np.full(b, -1, dtype=np.int32)
-        if dealers is not None:
-            d[:] = _int_array(dealers, "dealers", (b,), 0, n)
-        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
-        if lives is not None:
-            lv[:, :n] = _int_array(lives, "lives", (b, n), 0, 2**30)
+        d = self._dealers(dealers)
+        lv = self._per_seat("lives", lives, MAX_PLAYERS)
         if decks is not None:
-            decks = np.asarray(decks)
-            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != NC:
-                raise ValueError(
-                    f"decks must have shape ({b}, rounds, {NC}), got {tuple(decks.shape)}"
-                )
-            if (
-                not np.issubdtype(decks.dtype, np.integer)
-                or not (np.sort(decks, axis=2) == np.arange(NC)).all()
-            ):
-                raise ValueError(f"every deck must be a permutation of 0..{NC - 1}")
+            decks = check_decks(decks, b, NC)
             rounds = decks.shape[1]
             perms = np.zeros((b, rounds + TIE_BREAK_SLOTS, NC), dtype=np.int8)
             perms[:, :rounds] = decks
@@ -261,16 +237,7 @@ class BatchedScat:
         ``ValueError`` naming the game, the action and the legal ones, after the
         other games have moved; the offending games are left as they were.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
-            actions = np.asarray(actions)
-            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
-                raise ValueError(
-                    f"actions must be {self.num_games} integers (one per game), "
-                    f"got shape {actions.shape} dtype {actions.dtype}"
-                )
-            self._actions[:] = actions
+        self._take_actions(actions)
         errors = K.k_step(
             *self.arrays,
             self._actions,
@@ -305,20 +272,8 @@ class BatchedScat:
         self.gs[g, L.F_TB_PTR] = start
         self.gs[g, L.F_TB_END] = start + len(decks)
 
-    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
-        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
-
-        ``games`` defaults to every game; ``seats`` may be one seat for all.
-        """
-        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
-        if ((seats < 0) | (seats >= self.num_players)).any():
-            raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        if ((games < 0) | (games >= self.num_games)).any():
-            raise ValueError(f"games must be 0..{self.num_games - 1}")
-        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
-        K.k_observe(*self.arrays, np.ascontiguousarray(games), np.ascontiguousarray(seats), out)
-        return out
+    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        K.k_observe(*self.arrays, games, seats, out)
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game (-1 for a finished game).
@@ -358,24 +313,9 @@ class BatchedScat:
 
     # ---------------------------------------------------------------- state views
     @property
-    def rewards(self) -> np.ndarray:
-        """``(B, n)`` rewards of the last step."""
-        return self._rewards[:, : self.num_players]
-
-    @property
     def opening_rewards(self) -> np.ndarray:
         """``(B, n)`` rewards of the first deal of the game (see the module docstring)."""
         return self._rew0[:, : self.num_players]
-
-    @property
-    def current(self) -> np.ndarray:
-        """Seat to act per game."""
-        return self.gs[:, L.F_CURRENT]
-
-    @property
-    def phase(self) -> np.ndarray:
-        """0 turns, 1 final turns (after a knock), 2 over (the reference's phases)."""
-        return self.gs[:, L.F_PHASE]
 
     @property
     def turn_step(self) -> np.ndarray:
@@ -383,35 +323,14 @@ class BatchedScat:
         return self.gs[:, L.F_STEP]
 
     @property
-    def dealer(self) -> np.ndarray:
-        return self.gs[:, L.F_DEALER]
-
-    @property
     def knocker(self) -> np.ndarray:
         """The seat that knocked this round, -1 for none."""
         return self.gs[:, L.F_KNOCKER]
 
     @property
-    def game_over(self) -> np.ndarray:
-        return self.gs[:, L.F_OVER].astype(bool)
-
-    @property
-    def rounds(self) -> np.ndarray:
-        """Rounds played per game."""
-        return self.gs[:, L.F_ROUND]
-
-    @property
     def turns(self) -> np.ndarray:
         """Turns played in the current round."""
         return self.gs[:, L.F_TURNS]
-
-    @property
-    def lives(self) -> np.ndarray:
-        return self.gs[:, L.F_LIVES : L.F_LIVES + self.num_players]
-
-    @property
-    def out(self) -> np.ndarray:
-        return self.gs[:, L.F_OUT : L.F_OUT + self.num_players].astype(bool)
 
     @property
     def buy_ins_left(self) -> np.ndarray:
@@ -420,16 +339,6 @@ class BatchedScat:
     @property
     def stock_size(self) -> np.ndarray:
         return NC - self.gs[:, L.F_POS]
-
-    @property
-    def places(self) -> np.ndarray:
-        """Final places decided so far (0 = not yet; 1 = winner; shared places averaged)."""
-        return self.arrays.fl[:, L.L_PLACE : L.L_PLACE + self.num_players]
-
-    @property
-    def returns(self) -> np.ndarray:
-        """Rewards paid to each seat so far in the current game."""
-        return self.arrays.fl[:, L.L_RET : L.L_RET + self.num_players]
 
     def hands(self, g: int) -> list[list[int]]:
         """The hands of game ``g`` as sorted card ints (the reference's ``state.hands``)."""
@@ -476,27 +385,8 @@ class BatchedScat:
         }
 
     # ------------------------------------------------------------------ errors
-    def _raise_errors(self) -> None:
-        gs = self.gs
-        bad = np.flatnonzero(gs[:, L.F_ERROR])
-        g = int(bad[0])
-        code = int(gs[g, L.F_ERROR])
-        if code == L.ERR_NO_DECK:
-            raise ValueError(
-                f"game {g} ran out of the supplied decks ({self.cfg[L.C_ROUND_DECKS]} per "
-                "game); pass more with reset(decks=...)"
-            )
-        if code == L.ERR_NO_TIE_BREAK_DECK:
-            raise ValueError(
-                f"game {g} needs a tie-break deal: queue its decks with queue_tie_break_decks()"
-            )
-        gs[bad[gs[bad, L.F_ERROR] == L.ERR_ILLEGAL], L.F_ERROR] = 0
-        a = int(self._actions[g])
-        legal = [x for x in range(NUM_ACTIONS) if self.mask[g, x]]
-        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in legal)
-        step = "discard" if gs[g, L.F_STEP] == DISCARD else "draw"
-        raise ValueError(
-            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
-            f"for seat {int(self.current[g])} at the {step} step of phase "
-            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
-        )
+    def _decks_given(self) -> int:
+        return int(self.cfg[L.C_ROUND_DECKS])
+
+    def _where(self, g: int) -> str:
+        return " at the discard step" if self.gs[g, L.F_STEP] == DISCARD else " at the draw step"

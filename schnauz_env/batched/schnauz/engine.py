@@ -42,11 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.common import seed_states
-from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.base import LivesGame, check_decks
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz import state as S
-from schnauz_env.common.options import make_config
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES, REASONS
 from schnauz_env.schnauz.hands import key_table, min_key
@@ -85,20 +84,7 @@ def reference_decks(
     return dealer, perms
 
 
-def _integers(name: str, value: Any, low: int, high: int, what: str) -> np.ndarray:
-    """``value`` as an integer array whose entries lie in ``low..high``; ``TypeError`` for
-    anything but integers (floats, bools, text), ``ValueError`` for an entry out of range.
-    Checked before any cast, so nothing wraps around or is rounded."""
-    array = np.asarray(value)
-    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
-        raise TypeError(f"{name} must be {what}, got an array of {array.dtype}")
-    if array.size and (array.min() < low or array.max() > high):
-        bad = array[(array < low) | (array > high)].flat[0]
-        raise ValueError(f"{name} must be {what}, got {bad}")
-    return array
-
-
-class BatchedSchnauz:
+class BatchedSchnauz(LivesGame):
     """``num_games`` Schnauz games under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``schnauz_v0.env``) sets the
@@ -106,6 +92,11 @@ class BatchedSchnauz:
     ``keep_points`` and ``knock_points`` (whole points) tune :meth:`greedy_actions`,
     as ``keep_at`` and ``knock_at`` tune ``policies.schnauz.GreedyPolicy``.
     """
+
+    FIELDS = S
+    ACTION_NAMES = ACTION_NAMES
+    PHASE_NAMES = PHASE_NAMES
+    GAME = "Schnauz"
 
     def __init__(
         self,
@@ -118,16 +109,8 @@ class BatchedSchnauz:
         knock_points: int = 26,
         **options: Any,
     ) -> None:
-        warn_if_slow()
-        if config is None:
-            config = make_config(SchnauzConfig, options, "Schnauz")
-        elif options:
-            raise ValueError("give either config or rule options, not both")
-        if not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-        self.config = config
-        self.num_games = b = int(num_games)
-        self.num_players = n = config.num_players
+        config = self._setup(num_games, config, SchnauzConfig, options)
+        b, n = self.num_games, self.num_players
         self.layout = ObservationLayout(config)
         self.obs_size = self.layout.size
         self.observing = bool(observe)
@@ -160,16 +143,8 @@ class BatchedSchnauz:
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._actions = np.zeros(b, dtype=np.int64)
         self._no_lives = np.full(MAX_PLAYERS, -1, dtype=np.int32)
-        self._all = np.arange(b, dtype=np.int64)
         self.seed(seed)
-        self._started = False
-
-    # ------------------------------------------------------------------ seeding
-    def seed(self, seed: int | None = None) -> None:
-        """Reseed every game's generator (from ``numpy.random.SeedSequence(seed)``)."""
-        self.rng[:] = seed_states(seed, self.num_games, S.NRNG)
 
     @property
     def kernel_state(self) -> S.State:
@@ -199,30 +174,13 @@ class BatchedSchnauz:
         auto-reset is then off. ``dealers`` (``(B,)``) sets the first dealers,
         ``lives`` (``(B, n)``) the starting lives of this reset.
         """
-        b, n, nc = self.num_games, self.num_players, self.config.deck_size
+        b, nc = self.num_games, self.config.deck_size
         # Every argument is checked before anything changes: a refused reset leaves the
         # games, their generators and their decks as they were.
         if decks is not None:
-            decks = _integers("decks", decks, 0, nc - 1, f"cards 0..{nc - 1}")
-            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != nc:
-                raise ValueError(
-                    f"decks must have shape ({b}, rounds, {nc}), got {tuple(decks.shape)}"
-                )
-            if not (np.sort(decks, axis=2) == np.arange(nc)).all():
-                raise ValueError(f"every deck must be a permutation of 0..{nc - 1}")
-        d = np.full(b, -1, dtype=np.int32)
-        if dealers is not None:
-            dealers = _integers("dealers", dealers, 0, n - 1, f"seats 0..{n - 1}")
-            if dealers.shape not in ((b,), ()):
-                raise ValueError(f"dealers must have shape ({b},), got {tuple(dealers.shape)}")
-            d[:] = dealers
-        lv = np.full((b, MAX_PLAYERS), -1, dtype=np.int32)
-        if lives is not None:
-            top = int(np.iinfo(np.int32).max)
-            lives = _integers("lives", lives, 0, top, f"integers 0..{top}")
-            if lives.shape != (b, n):
-                raise ValueError(f"lives must have shape ({b}, {n}), got {tuple(lives.shape)}")
-            lv[:, :n] = lives
+            decks = check_decks(decks, b, nc)
+        d = self._dealers(dealers)
+        lv = self._per_seat("lives", lives, MAX_PLAYERS)
         if seed is not None:
             self.seed(seed)
         if decks is not None:
@@ -258,16 +216,7 @@ class BatchedSchnauz:
         ``ValueError`` naming the game, the action and the legal ones, after the
         other games have moved; the offending games are left as they were.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
-            actions = np.asarray(actions)
-            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
-                raise ValueError(
-                    f"actions must be {self.num_games} integers (one per game), "
-                    f"got shape {actions.shape} dtype {actions.dtype}"
-                )
-            self._actions[:] = actions
+        self._take_actions(actions)
         errors = K.k_step(
             *self.kernel_state,
             self._actions,
@@ -301,25 +250,8 @@ class BatchedSchnauz:
         self.gs[g, S.F_RPTR] = start
         self.gs[g, S.F_REND] = start + len(decks)
 
-    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
-        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
-
-        ``games`` defaults to every game; ``seats`` may be one seat for all.
-        """
-        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
-        if ((seats < 0) | (seats >= self.num_players)).any():
-            raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        if ((games < 0) | (games >= self.num_games)).any():
-            raise ValueError(f"games must be 0..{self.num_games - 1}")
-        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
-        K.k_observe(
-            *self.kernel_state,
-            np.ascontiguousarray(games),
-            np.ascontiguousarray(seats),
-            out,
-        )
-        return out
+    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        K.k_observe(*self.kernel_state, games, seats, out)
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game (-1 for a finished game).
@@ -354,52 +286,6 @@ class BatchedSchnauz:
         )
 
     # ---------------------------------------------------------------- state views
-    @property
-    def rewards(self) -> np.ndarray:
-        """``(B, n)`` rewards of the last step."""
-        return self._rewards[:, : self.num_players]
-
-    @property
-    def current(self) -> np.ndarray:
-        """Seat to act per game."""
-        return self.gs[:, S.F_CURRENT]
-
-    @property
-    def phase(self) -> np.ndarray:
-        """0 dealer's choice, 1 turns, 2 final circle, 3 over (the reference's phases)."""
-        return self.gs[:, S.F_PHASE]
-
-    @property
-    def dealer(self) -> np.ndarray:
-        return self.gs[:, S.F_DEALER]
-
-    @property
-    def game_over(self) -> np.ndarray:
-        return self.gs[:, S.F_OVER].astype(bool)
-
-    @property
-    def rounds(self) -> np.ndarray:
-        """Rounds played (showdowns) per game."""
-        return self.gs[:, S.F_ROUND]
-
-    @property
-    def lives(self) -> np.ndarray:
-        return self.gs[:, S.F_LIVES : S.F_LIVES + self.num_players]
-
-    @property
-    def out(self) -> np.ndarray:
-        return self.gs[:, S.F_OUT : S.F_OUT + self.num_players].astype(bool)
-
-    @property
-    def places(self) -> np.ndarray:
-        """Final places decided so far (0 = not yet; 1 = winner; shared places averaged)."""
-        return self.fl[:, S.L_PLACE : S.L_PLACE + self.num_players]
-
-    @property
-    def returns(self) -> np.ndarray:
-        """Rewards paid to each seat so far in the current game."""
-        return self.fl[:, S.L_RET : S.L_RET + self.num_players]
-
     def hands(self, g: int) -> list[list[int]]:
         """The hands of game ``g`` as card ints (the reference's ``state.hands``)."""
         lo = 4 * self.config.min_rank
@@ -428,25 +314,9 @@ class BatchedSchnauz:
         }
 
     # ------------------------------------------------------------------ errors
-    def _raise_errors(self) -> None:
-        bad = np.flatnonzero(self.gs[:, S.F_ERROR])
-        g = int(bad[0])
-        code = int(self.gs[g, S.F_ERROR])
-        if code == S.ERR_NO_DECK:
-            raise ValueError(
-                f"game {g} ran out of the supplied decks ({self.cfg[S.C_ROUND_DECKS]} per "
-                "game); pass more with reset(decks=...)"
-            )
-        if code == S.ERR_NO_REPLAY_DECK:
-            raise ValueError(
-                f"game {g} needs a replay deal: queue its decks with queue_replay_decks()"
-            )
-        self.gs[bad[self.gs[bad, S.F_ERROR] == S.ERR_ILLEGAL], S.F_ERROR] = 0
-        a = int(self._actions[g])
-        legal = [x for x in range(NUM_ACTIONS) if self.mask[g, x]]
-        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in legal)
-        raise ValueError(
-            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
-            f"for seat {int(self.current[g])} in phase "
-            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
-        )
+    QUEUE_ERRORS = {
+        "ERR_NO_REPLAY_DECK": "needs a replay deal: queue its decks with queue_replay_decks()"
+    }
+
+    def _decks_given(self) -> int:
+        return int(self.cfg[S.C_ROUND_DECKS])

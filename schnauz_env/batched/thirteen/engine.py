@@ -46,13 +46,12 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.common import seed_states
-from schnauz_env.batched.jit import HAVE_NUMBA, warn_if_slow
+from schnauz_env.batched.base import BatchedGame, check_decks
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
 from schnauz_env.batched.thirteen.rules import State
 from schnauz_env.batched.thirteen.tables import instant_names, tables
-from schnauz_env.common.options import make_config
 from schnauz_env.thirteen.combos import CARD_OF
 from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import ACTION_NAMES, NUM_ACTIONS, PHASE_NAMES, REASONS
@@ -97,12 +96,17 @@ class _Kernel:
         return out
 
 
-class BatchedThirteen:
+class BatchedThirteen(BatchedGame):
     """``num_games`` Thirteen games (or matches) under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``thirteen_v0.env``) sets the rules;
     ``observe`` builds the acting player's view after every step.
     """
+
+    FIELDS = L
+    ACTION_NAMES = ACTION_NAMES
+    PHASE_NAMES = PHASE_NAMES
+    GAME = "Thirteen"
 
     def __init__(
         self,
@@ -113,20 +117,8 @@ class BatchedThirteen:
         auto_reset: bool = True,
         **options: Any,
     ) -> None:
-        warn_if_slow()
-        if config is None:
-            config = make_config(ThirteenConfig, options, "Thirteen")
-        elif options:
-            raise ValueError("give either config or rule options, not both")
-        if (
-            isinstance(num_games, bool)
-            or not isinstance(num_games, (int, np.integer))
-            or num_games < 1
-        ):
-            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
-        self.config = config
-        self.num_games = b = int(num_games)
-        self.num_players = n = config.num_players
+        config = self._setup(num_games, config, ThirteenConfig, options)
+        b, n = self.num_games, self.num_players
         self.layout = ObservationLayout(config)
         self.obs_size = self.layout.size
         self.observing = bool(observe)
@@ -160,20 +152,22 @@ class BatchedThirteen:
         """Per game, what the last step decided: 0 nothing, else 1 + the reason of
         :meth:`last_result` (1 a player went out, 2 a game over, 3 an instant win)."""
         self.final_places = np.zeros((b, L.P), dtype=np.float64)
-        self._actions = np.zeros(b, dtype=np.int64)
         self._no_scores = np.full(L.P, -1, dtype=np.int32)
-        self._all = np.arange(b, dtype=np.int64)
         self._auto = self.auto_reset
         self._k_step = _Kernel(K.k_step)
         self._k_random = _Kernel(K.k_random_actions)
         self._k_greedy = _Kernel(K.k_greedy_actions)
         self.seed(seed)
-        self._started = False
 
-    # ------------------------------------------------------------------ seeding
-    def seed(self, seed: int | None = None) -> None:
-        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
-        self.state.rng[:] = seed_states(seed, self.num_games, L.NRNG)
+    @property
+    def rng(self) -> np.ndarray:
+        """``(B, NRNG)`` the games' generator states."""
+        return self.state.rng
+
+    @property
+    def fl(self) -> np.ndarray:
+        """``(B, NL)`` the games' float fields (places, returns)."""
+        return self.state.fl
 
     @property
     def kernel_state(self) -> State:
@@ -199,18 +193,18 @@ class BatchedThirteen:
         shuffles, exactly as the reference's ``rng.permutation`` (or a stacked deck);
         auto-reset is then off. ``scores`` (``(B, n)``) sets the starting match points.
         """
-        b, n = self.num_games, self.num_players
+        b = self.num_games
+        # Every argument is checked before anything changes: a refused reset leaves the
+        # games, their generators and their decks as they were.
+        if decks is not None:
+            decks = check_decks(decks, b, DECK_SIZE, unit="games")
+        sc = self._per_seat("scores", scores, L.P)
+        if scores is not None:
+            sc[:, self.num_players :] = 0
         if seed is not None:
             self.seed(seed)
         cfg = self.state.cfg
         if decks is not None:
-            decks = np.ascontiguousarray(decks, dtype=np.int8)
-            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != DECK_SIZE:
-                raise ValueError(
-                    f"decks must have shape ({b}, games, {DECK_SIZE}), got {tuple(decks.shape)}"
-                )
-            if not (np.sort(decks, axis=2) == np.arange(DECK_SIZE, dtype=np.int8)).all():
-                raise ValueError(f"every deck must be a permutation of 0..{DECK_SIZE - 1}")
             self.state = self.state._replace(perms=decks)
             cfg[L.C_DECKS] = decks.shape[1]
             cfg[L.C_EXTERNAL] = 1
@@ -218,17 +212,6 @@ class BatchedThirteen:
             self.state = self.state._replace(perms=np.zeros((1, 1, DECK_SIZE), dtype=np.int8))
             cfg[L.C_DECKS] = 0
             cfg[L.C_EXTERNAL] = 0
-        sc = np.full((b, L.P), -1, dtype=np.int32)
-        if scores is not None:
-            scores = np.asarray(scores)
-            if (
-                scores.shape != (b, n)
-                or not np.issubdtype(scores.dtype, np.integer)
-                or (scores < 0).any()
-            ):
-                raise ValueError(f"scores must be ({b}, {n}) integers >= 0")
-            sc[:, :n] = scores
-            sc[:, n:] = 0
         errors = K.k_reset(
             self.tables, self.state, sc, self.mask, self.obs, self.observing, self._all
         )
@@ -246,16 +229,7 @@ class BatchedThirteen:
         naming the game, the action and the legal ones, after the other games have moved;
         the offending games are left as they were.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
-            actions = np.asarray(actions)
-            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
-                raise ValueError(
-                    f"actions must be {self.num_games} integers (one per game), "
-                    f"got shape {actions.shape} dtype {actions.dtype}"
-                )
-            self._actions[:] = actions
+        self._take_actions(actions)
         errors = self._k_step(
             self.tables,
             self.state,
@@ -274,26 +248,8 @@ class BatchedThirteen:
             self._raise_errors()
         return self.obs, self.mask, self.rewards, self.ended
 
-    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
-        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
-
-        ``games`` defaults to every game; ``seats`` may be one seat for all.
-        """
-        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
-        if ((seats < 0) | (seats >= self.num_players)).any():
-            raise ValueError(f"seats must be 0..{self.num_players - 1}")
-        if ((games < 0) | (games >= self.num_games)).any():
-            raise ValueError(f"games must be 0..{self.num_games - 1}")
-        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
-        K.k_observe(
-            self.tables,
-            self.state,
-            np.ascontiguousarray(games),
-            np.ascontiguousarray(seats),
-            out,
-        )
-        return out
+    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        K.k_observe(self.tables, self.state, games, seats, out)
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game (-1 for a finished game).
@@ -325,26 +281,6 @@ class BatchedThirteen:
 
     # ---------------------------------------------------------------- state views
     @property
-    def rewards(self) -> np.ndarray:
-        """``(B, n)`` rewards of the last step."""
-        return self._rewards[:, : self.num_players]
-
-    @property
-    def current(self) -> np.ndarray:
-        """Seat to act per game."""
-        return self.gs[:, L.F_CURRENT]
-
-    @property
-    def phase(self) -> np.ndarray:
-        """0 playing, 1 an instant win to declare, 2 over (the reference's phases)."""
-        return self.gs[:, L.F_PHASE]
-
-    @property
-    def game_over(self) -> np.ndarray:
-        """Whether each episode is over."""
-        return self.gs[:, L.F_OVER].astype(bool)
-
-    @property
     def games(self) -> np.ndarray:
         """Games finished in each match (the reference's ``game``)."""
         return self.gs[:, L.F_GAME]
@@ -358,17 +294,6 @@ class BatchedThirteen:
     def points(self) -> np.ndarray:
         """``(B, n)`` points of each match's latest finished game."""
         return self.gs[:, L.F_POINTS : L.F_POINTS + self.num_players]
-
-    @property
-    def places(self) -> np.ndarray:
-        """``(B, n)`` final places decided so far (0 = not yet; 1 = best; shared places
-        averaged)."""
-        return self.state.fl[:, L.L_PLACE : L.L_PLACE + self.num_players]
-
-    @property
-    def returns(self) -> np.ndarray:
-        """``(B, n)`` rewards paid to each seat so far in the current episode."""
-        return self.state.fl[:, L.L_RET : L.L_RET + self.num_players]
 
     @property
     def terminated(self) -> np.ndarray:
@@ -432,19 +357,5 @@ class BatchedThirteen:
         }
 
     # ------------------------------------------------------------------ errors
-    def _raise_errors(self) -> None:
-        bad = np.flatnonzero(self.gs[:, L.F_ERROR])
-        g = int(bad[0])
-        if int(self.gs[g, L.F_ERROR]) == L.ERR_NO_DECK:
-            raise ValueError(
-                f"game {g} ran out of the supplied decks ({self.state.cfg[L.C_DECKS]} per "
-                "game); pass more with reset(decks=...)"
-            )
-        self.gs[bad[self.gs[bad, L.F_ERROR] == L.ERR_ILLEGAL], L.F_ERROR] = 0
-        a = int(self._actions[g])
-        names = ", ".join(f"{x} ({ACTION_NAMES[x]})" for x in self.legal_actions(g))
-        raise ValueError(
-            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
-            f"for seat {int(self.current[g])} in phase "
-            f"{PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
-        )
+    def _decks_given(self) -> int:
+        return int(self.state.cfg[L.C_DECKS])

@@ -1,0 +1,280 @@
+"""What the three batched engines share: the checks of their arguments, seeding, the
+action buffer, :meth:`~BatchedGame.observe`, the state views every game has, and the
+error raised for an illegal action.
+
+:class:`~schnauz_env.batched.schnauz.BatchedSchnauz`,
+:class:`~schnauz_env.batched.scat.BatchedScat` and
+:class:`~schnauz_env.batched.thirteen.BatchedThirteen` subclass :class:`BatchedGame`.
+Each names its array layout (``FIELDS``: the module that defines ``F_CURRENT``,
+``F_PHASE``, ``F_OVER``, ``F_ERROR``, ``L_PLACE``, ``L_RET``, ``NRNG`` and
+``ERR_ILLEGAL``), its action names and phase names, and provides its arrays
+(``gs``, ``fl``, ``rng``) and its observe kernel.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from schnauz_env.batched.common import seed_states
+from schnauz_env.batched.jit import warn_if_slow
+from schnauz_env.common.options import make_config
+
+__all__ = ["BatchedGame", "LivesGame", "check_decks", "integers"]
+
+
+def integers(name: str, value: Any, low: int, high: int, what: str) -> np.ndarray:
+    """``value`` as an integer array whose entries lie in ``low..high``; ``TypeError`` for
+    anything but integers (floats, bools, text), ``ValueError`` for an entry out of range.
+    Checked before any cast, so nothing wraps around or is rounded."""
+    array = np.asarray(value)
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"{name} must be {what}, got an array of {array.dtype}")
+    if array.size and (array.min() < low or array.max() > high):
+        bad = array[(array < low) | (array > high)].flat[0]
+        raise ValueError(f"{name} must be {what}, got {bad}")
+    return array
+
+
+def check_decks(decks: Any, num_games: int, deck_size: int, unit: str = "rounds") -> np.ndarray:
+    """``decks`` checked as ``(num_games, K, deck_size)`` permutations of
+    ``range(deck_size)`` (one per round, or per game: ``unit``), as int8."""
+    top = deck_size - 1
+    decks = integers("decks", decks, 0, top, f"cards 0..{top}")
+    if decks.ndim != 3 or decks.shape[0] != num_games or decks.shape[2] != deck_size:
+        raise ValueError(
+            f"decks must have shape ({num_games}, {unit}, {deck_size}), got {tuple(decks.shape)}"
+        )
+    if not (np.sort(decks, axis=2) == np.arange(deck_size)).all():
+        raise ValueError(f"every deck must be a permutation of 0..{top}")
+    return np.ascontiguousarray(decks, dtype=np.int8)
+
+
+class BatchedGame:
+    """The part of a batched engine that does not depend on the game (see the module
+    docstring). Subclasses set the class attributes and call :meth:`_setup` first in
+    ``__init__`` and :meth:`seed` once their arrays exist."""
+
+    #: The game's array layout module (``F_*`` fields, ``L_*`` float fields, ``NRNG``).
+    FIELDS: ClassVar[ModuleType]
+    #: The name of each action id, and of each phase, for error messages.
+    ACTION_NAMES: ClassVar[tuple[str, ...]]
+    PHASE_NAMES: ClassVar[tuple[str, ...]]
+    #: The name of the game, for error messages (``make_config``).
+    GAME: ClassVar[str]
+    #: The largest count (lives, points) ``reset`` takes per seat.
+    MAX_COUNT: ClassVar[int] = 2**31 - 1
+
+    num_games: int
+    num_players: int
+    obs_size: int
+    #: ``(B, NF)`` int32 scalar fields, ``(B, NFL)`` float64 fields (places and
+    #: returns), ``(B, NRNG)`` int64 generator states: attributes or properties of the
+    #: subclass.
+    gs: np.ndarray
+    fl: np.ndarray
+    rng: np.ndarray
+    mask: np.ndarray
+    _actions: np.ndarray
+    _rewards: np.ndarray
+    _all: np.ndarray
+    _started: bool
+
+    # ------------------------------------------------------------ construction
+    def _setup(
+        self, num_games: int, config: Any, config_class: type, options: dict[str, Any]
+    ) -> Any:
+        """Check ``num_games`` and build the config (from ``config`` or ``options``);
+        set ``num_games``, ``num_players``, ``config``; return the config."""
+        warn_if_slow()
+        if config is None:
+            config = make_config(config_class, options, self.GAME)
+        elif options:
+            raise ValueError("give either config or rule options, not both")
+        if (
+            isinstance(num_games, bool)
+            or not isinstance(num_games, (int, np.integer))
+            or num_games < 1
+        ):
+            raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        self.config = config
+        self.num_games = int(num_games)
+        self.num_players = config.num_players
+        self._actions = np.zeros(self.num_games, dtype=np.int64)
+        self._all = np.arange(self.num_games, dtype=np.int64)
+        self._started = False
+        return config
+
+    # -------------------------------------------------------- the game's arrays
+    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        """Write the view of ``seats[i]`` in ``games[i]`` into ``out[i]``."""
+        raise NotImplementedError
+
+    def _dealers(self, dealers: Any) -> np.ndarray:
+        """``reset``'s ``dealers`` checked: ``(B,)`` int32 seats, -1 where not given."""
+        b, n = self.num_games, self.num_players
+        d = np.full(b, -1, dtype=np.int32)
+        if dealers is not None:
+            dealers = integers("dealers", dealers, 0, n - 1, f"seats 0..{n - 1}")
+            if dealers.shape not in ((b,), ()):
+                raise ValueError(f"dealers must have shape ({b},), got {tuple(dealers.shape)}")
+            d[:] = dealers
+        return d
+
+    def _per_seat(self, name: str, values: Any, width: int) -> np.ndarray:
+        """``reset``'s ``(B, n)`` counts (lives, points) checked: ``(B, width)`` int32,
+        -1 where not given."""
+        b, n = self.num_games, self.num_players
+        out = np.full((b, width), -1, dtype=np.int32)
+        if values is not None:
+            top = self.MAX_COUNT
+            values = integers(name, values, 0, top, f"integers 0..{top}")
+            if values.shape != (b, n):
+                raise ValueError(f"{name} must have shape ({b}, {n}), got {tuple(values.shape)}")
+            out[:, :n] = values
+        return out
+
+    # ----------------------------------------------------------------- seeding
+    def seed(self, seed: int | None = None) -> None:
+        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``)."""
+        self.rng[:] = seed_states(seed, self.num_games, self.FIELDS.NRNG)
+
+    # --------------------------------------------------------------------- API
+    def _take_actions(self, actions: np.ndarray) -> np.ndarray:
+        """``actions`` checked (one integer per game) and copied into the action buffer."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if actions is not self._actions:  # (random_actions() and greedy_actions() fill it)
+            actions = np.asarray(actions)
+            if actions.shape != (self.num_games,) or not np.issubdtype(actions.dtype, np.integer):
+                raise ValueError(
+                    f"actions must be {self.num_games} integers (one per game), "
+                    f"got shape {actions.shape} dtype {actions.dtype}"
+                )
+            self._actions[:] = actions
+        return self._actions
+
+    def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
+        """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
+
+        ``games`` defaults to every game; ``seats`` may be one seat for all.
+        """
+        games = self._all if games is None else np.atleast_1d(np.asarray(games, dtype=np.int64))
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), games.shape)
+        if ((seats < 0) | (seats >= self.num_players)).any():
+            raise ValueError(f"seats must be 0..{self.num_players - 1}")
+        if ((games < 0) | (games >= self.num_games)).any():
+            raise ValueError(f"games must be 0..{self.num_games - 1}")
+        out = np.empty((games.shape[0], self.obs_size), dtype=np.float32)
+        self._observe_kernel(np.ascontiguousarray(games), np.ascontiguousarray(seats), out)
+        return out
+
+    # ------------------------------------------------------------- state views
+    @property
+    def rewards(self) -> np.ndarray:
+        """``(B, n)`` rewards of the last step."""
+        return self._rewards[:, : self.num_players]
+
+    @property
+    def current(self) -> np.ndarray:
+        """Seat to act per game."""
+        return self.gs[:, self.FIELDS.F_CURRENT]
+
+    @property
+    def phase(self) -> np.ndarray:
+        """The reference's phase per game (see ``PHASE_NAMES``)."""
+        return self.gs[:, self.FIELDS.F_PHASE]
+
+    @property
+    def game_over(self) -> np.ndarray:
+        """Whether each episode is over."""
+        return self.gs[:, self.FIELDS.F_OVER].astype(bool)
+
+    @property
+    def places(self) -> np.ndarray:
+        """``(B, n)`` final places decided so far (0 = not yet; 1 = winner; shared places
+        averaged)."""
+        return self.fl[:, self.FIELDS.L_PLACE : self.FIELDS.L_PLACE + self.num_players]
+
+    @property
+    def returns(self) -> np.ndarray:
+        """``(B, n)`` rewards paid to each seat so far in the current episode."""
+        return self.fl[:, self.FIELDS.L_RET : self.FIELDS.L_RET + self.num_players]
+
+    # ------------------------------------------------------------------ errors
+    #: Error codes of games that wait for decks queued by the caller, with their message.
+    QUEUE_ERRORS: ClassVar[dict[str, str]] = {}
+
+    def _decks_given(self) -> int:
+        """External decks given per game at reset (for the out-of-decks error)."""
+        raise NotImplementedError
+
+    def _where(self, g: int) -> str:
+        """Words placing the illegal move of game ``g`` (after "for seat s")."""
+        return ""
+
+    def _raise_errors(self) -> None:
+        """Raise the ``ValueError`` for the first game flagged with an error: out of the
+        supplied decks, waiting for queued decks (``QUEUE_ERRORS``), or an illegal action
+        (:meth:`_raise_illegal`)."""
+        f = self.FIELDS
+        g = int(np.flatnonzero(self.gs[:, f.F_ERROR])[0])
+        code = int(self.gs[g, f.F_ERROR])
+        if code == f.ERR_NO_DECK:
+            raise ValueError(
+                f"game {g} ran out of the supplied decks ({self._decks_given()} per "
+                "game); pass more with reset(decks=...)"
+            )
+        for name, message in self.QUEUE_ERRORS.items():
+            if code == getattr(f, name):
+                raise ValueError(f"game {g} {message}")
+        self._raise_illegal(self._where(g))
+
+    def legal_actions(self, g: int) -> list[int]:
+        """The legal actions of the player to act in game ``g``, ascending (from the mask
+        the engine wrote for it)."""
+        return [int(a) for a in np.flatnonzero(self.mask[g])]
+
+    def _raise_illegal(self, where: str = "") -> None:
+        """Raise the ``ValueError`` of the games flagged with an illegal action (the
+        first one named; ``where``: the game's words for the moment, after "in phase
+        ..."), clearing their flags so that they can move again."""
+        f = self.FIELDS
+        gs = self.gs
+        bad = np.flatnonzero(gs[:, f.F_ERROR])
+        g = int(bad[0])
+        gs[bad[gs[bad, f.F_ERROR] == f.ERR_ILLEGAL], f.F_ERROR] = 0
+        a = int(self._actions[g])
+        names = ", ".join(f"{x} ({self.ACTION_NAMES[x]})" for x in self.legal_actions(g))
+        raise ValueError(
+            f"action {a} is not legal in game {g} ({len(bad)} game(s) with illegal actions) "
+            f"for seat {int(self.current[g])}{where} in phase "
+            f"{self.PHASE_NAMES[int(self.phase[g])]!r}; legal actions: {names}"
+        )
+
+
+class LivesGame(BatchedGame):
+    """A batched game played for lives over rounds (Schnauz, Scat): the views of dealer,
+    rounds, lives and who is out."""
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """The dealer's seat per game."""
+        return self.gs[:, self.FIELDS.F_DEALER]
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """Rounds played per game."""
+        return self.gs[:, self.FIELDS.F_ROUND]
+
+    @property
+    def lives(self) -> np.ndarray:
+        """``(B, n)`` lives left."""
+        return self.gs[:, self.FIELDS.F_LIVES : self.FIELDS.F_LIVES + self.num_players]
+
+    @property
+    def out(self) -> np.ndarray:
+        """``(B, n)``: each seat is out of the game."""
+        return self.gs[:, self.FIELDS.F_OUT : self.FIELDS.F_OUT + self.num_players].astype(bool)

@@ -88,6 +88,13 @@ def with_features(data: dict, features) -> dict:
     return data
 
 
+def save_npz(path: Path, data: dict) -> None:
+    """Cache a dataset (atomically: a run stopped half way leaves no half file)."""
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **data)
+    os.replace(tmp, path)
+
+
 def cut(data: dict, n: int) -> dict:
     return {k: v[:n] for k, v in data.items()}
 
@@ -172,7 +179,10 @@ def main() -> None:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--held-out", type=int, default=100)
     p.add_argument("--data-seed", type=int, default=2, help="seed of both training sets")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument(
+        "--workers", type=int, default=2,
+        help="processes for self-play (the held-out games depend on it: keep it across runs)",
+    )  # fmt: skip
     p.add_argument("--teacher", default="auto", help="the expert (auto: expert-jit for Schnauz)")
     p.add_argument("--epochs", type=int, default=5)
     p.add_argument(
@@ -202,7 +212,7 @@ def main() -> None:
             data = collect(
                 teacher_of(game, args), game, config, args.games, args.data_seed, args.workers
             )
-            np.savez_compressed(teacher, **data)
+            save_npz(teacher, data)
         print(f"{game}: teacher data {time.time() - t:.0f} s", flush=True)
         size = game_module(game).ObservationEncoder(config).size
         sets = {
@@ -221,7 +231,7 @@ def main() -> None:
                     teacher_of(game, args), game, config, args.games, args.reference_seed,
                     args.workers,
                 )  # fmt: skip
-                np.savez_compressed(other, **data)
+                save_npz(other, data)
             sets["T2"] = load_data([str(other)], obs_size=size)
         decisions = {k: len(d["obs"]) for k, d in sets.items()}
         wanted = args.sets or list(sets)

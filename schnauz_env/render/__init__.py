@@ -60,6 +60,11 @@ def check_seat(seat: Any, n: int) -> int | None:
     return int(seat)
 
 
+def seat_names(names: Sequence[str] | None, n: int) -> list[str]:
+    """The seats' labels of a picture: ``names``, or ``"seat k"``."""
+    return list(names) if names is not None else [f"seat {s}" for s in range(n)]
+
+
 def draw_state(
     state: Any, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
@@ -79,4 +84,4 @@ def draw_state(
     return module.draw_state(state, seat, names)
 
 
-__all__ = ["HEIGHT", "PILLOW_HINT", "SHAPE", "WIDTH", "check_seat", "draw_state", "pillow_required"]
+__all__ = ["HEIGHT", "PILLOW_HINT", "SHAPE", "WIDTH", "check_seat", "draw_state", "pillow_required", "seat_names"]

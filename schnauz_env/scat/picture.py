@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from schnauz_env.cards import format_cards
-from schnauz_env.render import SHAPE, check_seat
+from schnauz_env.render import SHAPE, check_seat, seat_names
 from schnauz_env.render.lives import draw_winner, lives_seat
 from schnauz_env.render.table import (
     GREY,
@@ -48,7 +48,7 @@ def draw_state(
     """
     seat = check_seat(seat, state.n)
     n = state.n
-    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    names = seat_names(names, n)
     canvas = Canvas()
     cfg = state.config
     variant = "four-card Scat" if cfg.four_card else "Scat"

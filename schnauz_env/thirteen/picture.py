@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from schnauz_env.render import SHAPE, check_seat
+from schnauz_env.render import SHAPE, check_seat, seat_names
 from schnauz_env.render.table import (
     GREY,
     HEIGHT,
@@ -36,7 +36,7 @@ def draw_state(
     """
     seat = check_seat(seat, state.n)
     n = state.n
-    names = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+    names = seat_names(names, n)
     cfg = state.config
     canvas = Canvas()
     title = f"Thirteen · game {state.game + 1}"

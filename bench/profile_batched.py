@@ -4,8 +4,11 @@
     python bench/profile_batched.py --perf          # + perf: time per compiled function
     py-spy record --native -o profile.svg -- python bench/profile_batched.py --loop 20
 
+    python bench/profile_batched.py --game thirteen --perf
+
 The workload is the benchmark's API loop, ``eng.step(eng.random_actions())`` on
-``--batch`` games of 4-player Schnauz, with (``--obs``, default) or without views.
+``--batch`` games of 4-player ``--game`` (schnauz, scat or thirteen; default schnauz),
+with (``--obs``, default) or without views.
 
 - pyinstrument splits the wall time between the Python wrapper (argument checks,
   numba's dispatch) and the kernels, which it sees as single opaque calls.
@@ -29,11 +32,19 @@ import sys
 import tempfile
 import time
 
+#: The modules of each batched engine that hold compiled functions.
+MODULES = {
+    "schnauz": ("rules", "encode", "bots", "loop"),
+    "scat": ("rules", "observe", "players", "kernels"),
+    "thirteen": ("rules", "observe", "players", "kernels"),
+}
 
-def make_engine(batch: int, observe: bool):
-    from schnauz_env.batched import BatchedSchnauz
 
-    eng = BatchedSchnauz(num_games=batch, num_players=4, seed=0, observe=observe)
+def make_engine(game: str, batch: int, observe: bool):
+    import schnauz_env.batched as batched
+
+    cls = getattr(batched, f"Batched{game.capitalize()}")
+    eng = cls(num_games=batch, num_players=4, seed=0, observe=observe)
     eng.reset()
     eng.step(eng.random_actions())
     return eng
@@ -49,10 +60,10 @@ def loop(eng, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def python_side(batch: int, observe: bool, seconds: float) -> None:
+def python_side(game: str, batch: int, observe: bool, seconds: float) -> None:
     from pyinstrument import Profiler
 
-    eng = make_engine(batch, observe)
+    eng = make_engine(game, batch, observe)
     profiler = Profiler(interval=0.0005)
     profiler.start()
     rate = loop(eng, seconds)
@@ -61,17 +72,13 @@ def python_side(batch: int, observe: bool, seconds: float) -> None:
     print(f"agent-steps/s while profiled: {rate:,.0f}")
 
 
-#: The modules of the batched Schnauz engine that hold compiled functions.
-MODULES = ("rules", "encode", "bots", "loop")
-
-
-def symbols() -> dict[int, str]:
+def symbols(game: str) -> dict[int, str]:
     """Start address -> name of every function compiled in this process."""
     import importlib
 
     found: dict[int, str] = {}
-    for module in MODULES:
-        mod = importlib.import_module(f"schnauz_env.batched.schnauz.{module}")
+    for module in MODULES[game]:
+        mod = importlib.import_module(f"schnauz_env.batched.{game}.{module}")
         for name in dir(mod):
             disp = getattr(mod, name)
             for cres in getattr(disp, "overloads", {}).values():
@@ -84,15 +91,15 @@ def symbols() -> dict[int, str]:
 
 
 def short(name: str) -> str:
-    modules = "|".join(MODULES)
+    modules = "|".join(sorted({m for ms in MODULES.values() for m in ms}))
     m = re.search(rf"(?:{modules})\d+(\w+?)B\d", name) or re.search(r"(NRT_\w+|nrt_\w+)", name)
     return m.group(1) if m else name[:40]
 
 
-def inside(batch: int, observe: bool, seconds: float) -> None:
+def inside(game: str, batch: int, observe: bool, seconds: float) -> None:
     """Child of ``--perf``: compile afresh, list symbols, then run the loop under perf."""
-    eng = make_engine(batch, observe)
-    table = symbols()
+    eng = make_engine(game, batch, observe)
+    table = symbols(game)
     print("READY", flush=True)
     print(repr(table), flush=True)
     sys.stdin.readline()  # the parent attaches perf, then says go
@@ -100,14 +107,15 @@ def inside(batch: int, observe: bool, seconds: float) -> None:
     print(f"RATE {rate}", flush=True)
 
 
-def kernel_side(batch: int, observe: bool, seconds: float) -> None:
+def kernel_side(game: str, batch: int, observe: bool, seconds: float) -> None:
     if shutil.which("perf") is None:
         print("perf not found: apt-get install linux-perf")
         return
     scratch = tempfile.mkdtemp(prefix="schnauz_numba_")
     data = os.path.join(scratch, "perf.data")
     env = dict(os.environ, NUMBA_CACHE_DIR=scratch)
-    args = [sys.executable, __file__, "--child", "--batch", str(batch), "--loop", str(seconds)]
+    args = [sys.executable, __file__, "--child", "--game", game, "--batch", str(batch)]
+    args += ["--loop", str(seconds)]
     args += ["--obs"] if observe else ["--no-obs"]
     child = subprocess.Popen(
         args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -170,6 +178,7 @@ def kernel_side(batch: int, observe: bool, seconds: float) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--game", choices=sorted(MODULES), default="schnauz")
     p.add_argument("--batch", type=int, default=1024)
     p.add_argument("--obs", dest="obs", action="store_true", default=True)
     p.add_argument("--no-obs", dest="obs", action="store_false")
@@ -178,11 +187,11 @@ def main() -> None:
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        inside(args.batch, args.obs, args.loop)
+        inside(args.game, args.batch, args.obs, args.loop)
         return
-    python_side(args.batch, args.obs, args.loop)
+    python_side(args.game, args.batch, args.obs, args.loop)
     if args.perf:
-        kernel_side(args.batch, args.obs, args.loop)
+        kernel_side(args.game, args.batch, args.obs, args.loop)
 
 
 if __name__ == "__main__":

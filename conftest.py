@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent
 # or add to (documentation, pictures, result tables, the shipped models).
 LINKED = ("bench", "docs", "policies", "schnauz_env", "tests", "training")
 LINKED_FILES = ("README.md", "pyproject.toml")
-SHIPPED = ("docs", "policies/models")
+SHIPPED = ("docs", "policies/models")  # the pages themselves (*.md) excepted
 BASH_TIMEOUT = 600  # seconds; a block that needs longer takes a smaller budget
 SMALLER = re.compile(r"<!--\s*smaller:(?P<pairs>(?:(?!-->).)*)-->\s*\Z", re.DOTALL)
 
@@ -77,13 +77,14 @@ def _source(example: Example) -> str:
 
 
 def _checkout_files() -> dict[str, tuple[int, int]]:
-    """Modification time and size of every shipped file (and README.md, pyproject.toml)."""
+    """Modification time and size of every shipped file but the pages (which people edit
+    while the tests run)."""
     files = {}
-    paths = [ROOT / name for name in LINKED_FILES]
+    paths = []
     for name in SHIPPED:
         for folder, dirs, names in os.walk(ROOT / name):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            paths += [Path(folder, n) for n in names]
+            paths += [Path(folder, n) for n in names if not n.endswith(".md")]
     for path in paths:
         stat = path.stat()
         files[str(path.relative_to(ROOT))] = (stat.st_mtime_ns, stat.st_size)
@@ -158,10 +159,12 @@ def docs_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def docs_cwd(docs_workdir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each block runs in its page's working folder, plotting without a display."""
+    """Each block runs in its page's working folder, plotting without a display; crash
+    records and Minari datasets go there too, not into the user's folders."""
     monkeypatch.chdir(docs_workdir)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("SCHNAUZ_CRASH_DIR", str(docs_workdir / "crashes"))
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(docs_workdir / "minari"))
     return docs_workdir
 
 

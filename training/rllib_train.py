@@ -26,6 +26,7 @@ file that plays in ``schnauz play`` and the harness without torch or ray.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -275,12 +276,23 @@ def train(args: Args) -> Path:
         torch.set_num_threads(args.torch_threads)
 
     if not ray.is_initialized():
+        # Ray's and RLlib's start-up notices (the new API stack, token authentication, GPU
+        # monitoring, actor restarts, their own deprecations) are nothing a user of this
+        # script can act on: the driver and the workers log errors only.
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
+        quiet = {
+            "logging_level": logging.ERROR,
+            "logging_config": ray.LoggingConfig(log_level="ERROR"),
+        }
         if args.address:
-            ray.init(address=args.address)
+            ray.init(address=args.address, **quiet)
         else:
-            ray.init(num_cpus=args.num_cpus or None, include_dashboard=False)
+            ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, **quiet)
     register_env(ENV_NAME, TableEnv)
     algo = build_config(args, rules).build_algo()
+    # Ray's Trainable makes itself a log folder, ~/ray_results/<timestamp>/, that this
+    # script never writes (its outputs are in the run directory): removed when empty.
+    ray_logdir = Path(algo.logdir)
     if args.resume:
         algo.restore_from_path(str(Path(args.resume).resolve()))
 
@@ -351,6 +363,8 @@ def train(args: Args) -> Path:
     evaluate(final)
     plot_learning_curve(out / "eval.csv", out / "learning_curve.png", args.eval_opponents)
     algo.stop()
+    if ray_logdir.is_dir() and not any(ray_logdir.iterdir()):
+        ray_logdir.rmdir()
     print(f"run directory: {out}\nmodel: {final}")
     return out
 

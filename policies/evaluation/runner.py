@@ -388,9 +388,45 @@ class _NoBar:
         pass
 
 
+class _LineBar:
+    """Progress as plain lines on stderr, for a log file or a pipe (nohup, CI), where a
+    bar's carriage returns would pile up into one huge line: a line at every tenth of
+    the games and at least every 30 s, and the count where it stopped."""
+
+    def __init__(self, total: int, every_s: float = 30.0) -> None:
+        self.total, self.every_s = total, every_s
+        self.done = self.shown = 0
+        self.start = self.last = time.monotonic()
+        self.next_share = 0.1
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if self.done >= self.next_share * self.total or now - self.last >= self.every_s:
+            self._line(now)
+            while self.next_share * self.total <= self.done:
+                self.next_share += 0.1
+
+    def _line(self, now: float) -> None:
+        self.last, self.shown = now, self.done
+        rate = self.done / max(now - self.start, 1e-9)
+        print(
+            f"played {self.done:,}/{self.total:,} games ({self.done / self.total:.0%}, "
+            f"{rate:.1f} games/s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def close(self) -> None:
+        if self.done != self.shown:
+            self._line(time.monotonic())
+
+
 def _progress(total: int, show: bool) -> Any:
-    if not show:
+    if not show or total <= 0:
         return _NoBar()
+    if not sys.stderr.isatty():
+        return _LineBar(total)
     from tqdm import tqdm
 
     return tqdm(total=total, unit="game", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)

@@ -432,9 +432,10 @@ class CardGameEnv(AECEnv):
         if unknown:
             # PettingZoo's api_test passes a foreign key and expects it to be tolerated,
             # so an unknown key warns (naming the known ones) instead of raising.
+            names = ", ".join(repr(k) for k in unknown)
             warnings.warn(
-                f"ignoring unknown reset option(s) {', '.join(unknown)}; "
-                f"known: {', '.join(self.reset_options)}",
+                f"unknown reset option {names} ignored; this game's reset options are "
+                f"{', '.join(repr(k) for k in self.reset_options)}",
                 stacklevel=2,
             )
         game_options = {k: options[k] for k in self.reset_options if k in options}

@@ -14,6 +14,7 @@ pytest.importorskip("numba", reason="the VecEnvs run the compiled kernels")
 pytest.importorskip("stable_baselines3")
 
 from policies import make_policy
+from schnauz_env.batched.learner_loop import OPP_GREEDY
 from schnauz_env.games import env_module, game_module
 from schnauz_env.vector import ScatVecEnv, ThirteenVecEnv, vec_env_class
 from schnauz_env.vector.base import BatchedVecEnv
@@ -228,6 +229,45 @@ def test_opponent_pools_seat_names_per_game(game: str) -> None:
     out = play(make(game, num_envs=8, config=config, opponent=pool, seed=12), 200)
     for r, p in zip(out["returns"], out["places"], strict=True):
         assert r == pytest.approx(place_value(p, 4), abs=1e-5)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pools_greedy_games_are_played_in_the_kernel(game: str) -> None:
+    """The games a pool seats with ``greedy`` are played in the kernel, the others by the
+    pool: the same games as a pool called for every game (greedy is deterministic, and
+    so is the Python player beside it, ``greedy:20``; Thirteen's greedy takes no
+    parameter, so its pool holds greedy alone)."""
+    from policies.pool import OpponentPool
+
+    config = game_module(game).Config(num_players=4)
+    names = ["greedy", "greedy:20"] if game == "scat" else ["greedy"]
+    pool = OpponentPool(names, game=game, config=config, seed=16, num_games=8)
+    called = []
+
+    def spy(obs: np.ndarray, masks: np.ndarray, games: np.ndarray) -> np.ndarray:
+        called.append(games.copy())
+        return pool(obs, masks, games)
+
+    spy.per_game = True  # type: ignore[attr-defined]
+    seated = make(game, num_envs=8, config=config, opponent=pool, seed=16)
+    fast = play(seated, 150)
+    kernel = np.flatnonzero(pool.assignment == 0)
+    assert kernel.size and (seated._opp_kinds[kernel] == OPP_GREEDY).all()
+    slow = play(make(game, num_envs=8, config=config, opponent=spy, seed=16), 150)
+    for x, y in zip(fast["trajectory"], slow["trajectory"], strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert set(np.concatenate(called).tolist()) == set(range(8))
+    if game == "scat":  # the pool is asked only for its greedy:20 games
+        probe = []
+
+        def watch(obs: np.ndarray, masks: np.ndarray, games: np.ndarray) -> np.ndarray:
+            probe.append(games.copy())
+            return pool(obs, masks, games)
+
+        venv = make(game, num_envs=8, config=config, opponent=pool, seed=16)
+        venv.opponent_fn = watch
+        play(venv, 50)
+        assert set(np.concatenate(probe).tolist()) <= set(np.flatnonzero(pool.assignment == 1))
 
 
 @pytest.mark.parametrize("game", GAMES)

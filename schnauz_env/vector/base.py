@@ -9,7 +9,11 @@ to act again, in every game at once); the rest is here:
 
 - the opponent: ``"random"`` or ``"greedy"`` (played inside ``k_vec``), a policy object
   (its ``act_batch``) or a callable ``(obs, masks[, games]) -> actions``, called in
-  Python for the games that wait for an opponent (:func:`opponent_function`);
+  Python for the games that wait for an opponent (:func:`opponent_function`). A
+  ``per_game`` opponent that seats players by name, with ``entries`` (its players) and
+  ``assignment`` (each game's entry), such as :class:`policies.pool.OpponentPool`, has
+  the games it gives to a player the kernel plays (:meth:`BatchedVecEnv.kernel_players`)
+  played inside ``k_vec`` too, and is called for the others only;
 - ``reset`` / ``step``: the learner's view, its masks (:meth:`~BatchedVecEnv.action_masks`,
   for ``MaskablePPO``), its reward summed over its move and the opponents' moves up to
   its next turn, and at an episode's end ``infos[i]["terminal_observation"]`` and
@@ -80,14 +84,22 @@ def opponent_function(opponent: Any, game: str = "schnauz") -> tuple[OpponentFn 
     return fn, OPP_EXTERNAL, per_game
 
 
+def _seats_by_name(opponent: Any) -> bool:
+    """Whether ``opponent`` seats its players per game by name (``entries`` and
+    ``assignment``, as :class:`policies.pool.OpponentPool` does)."""
+    return isinstance(getattr(opponent, "entries", None), list) and hasattr(opponent, "assignment")
+
+
 class BatchedVecEnv(VecEnv):
     """``num_envs`` games of a batched engine, each a single-agent env for the learner's seat.
 
     A subclass builds the engine (``engine``: ``num_games``, ``num_players``,
     ``obs_size``, ``seed()``, ``gs``) and passes it here with the game's action count
     and most seats; it implements :meth:`_kernel` (its ``k_vec`` over the games given,
-    returning how many got an illegal action) and names the column of ``gs`` that
-    flags an error (:attr:`error_field`).
+    with the opponent kind of each game in ``_opp_kinds``, returning how many got an
+    illegal action), names the column of ``gs`` that flags an error
+    (:attr:`error_field`) and, if its kernel takes a kind per game, the players of a
+    pool it plays itself (:meth:`kernel_players`).
     """
 
     #: The game's name (in messages).
@@ -132,6 +144,10 @@ class BatchedVecEnv(VecEnv):
         self._vacc = np.zeros(b, dtype=np.float64)
         self._rew = np.zeros((b, max_players), dtype=np.float64)
         self._all = np.arange(b, dtype=np.int64)
+        #: Each game's opponent kind (the kernels that take one per game read it).
+        self._opp_kinds = np.full(b, self.opponent_kind, dtype=np.int8)
+        self._pool = opponent if self._per_game and _seats_by_name(opponent) else None
+        self._seated: Any = None  # the pool's assignment that _opp_kinds follows
         self._pending_seed: int | None = None
         super().__init__(
             b,
@@ -140,6 +156,33 @@ class BatchedVecEnv(VecEnv):
         )
 
     # ------------------------------------------------------------------ running
+    def kernel_players(self) -> dict[str, int]:
+        """The players, by name as a pool seats them, that the kernel plays itself: their
+        kernel opponent kinds. None here (a kernel that takes one kind for every game)."""
+        return {}
+
+    def _seat_pool(self) -> None:
+        """Follow the pool's seating: its games seated by a player the kernel plays are
+        played in the kernel, the others by the pool (read again when the pool redraws
+        its seating, e.g. when a self-play snapshot joins it)."""
+        pool = self._pool
+        assignment = getattr(pool, "assignment", None)
+        if assignment is self._seated or assignment is None:
+            return
+        self._seated = assignment
+        if len(assignment) != self.num_envs:
+            self._opp_kinds[:] = OPP_EXTERNAL
+            return
+        names = self.kernel_players()
+        kinds = np.array(
+            [
+                names.get(e, OPP_EXTERNAL) if isinstance(e, str) else OPP_EXTERNAL
+                for e in pool.entries
+            ],
+            dtype=np.int8,
+        )
+        self._opp_kinds[:] = kinds[np.asarray(assignment)]
+
     def _kernel(self, games: np.ndarray) -> int:
         """Run the game's ``k_vec`` over ``games``; return the games with an illegal action."""
         raise NotImplementedError
@@ -164,6 +207,8 @@ class BatchedVecEnv(VecEnv):
             )
 
     def _advance(self) -> None:
+        if self._pool is not None:
+            self._seat_pool()
         self._run(self._all)
         while self.opponent_fn is not None:
             games = np.flatnonzero(self._need)

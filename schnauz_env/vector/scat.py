@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.scat import BatchedScat
 from schnauz_env.batched.scat.layout import F_ERROR, O_DECK, OBS_ENTRIES
 from schnauz_env.batched.scat.vec import k_vec
@@ -52,6 +53,9 @@ from schnauz_env.scat.observation import NC
 from schnauz_env.vector.base import BatchedVecEnv, opponent_function
 
 __all__ = ["ScatVecEnv"]
+
+#: The built-in greedy opponent's knock threshold, ``policies.scat.GreedyPolicy``'s.
+DEFAULT_THRESHOLD = 27.0
 
 
 class ScatVecEnv(BatchedVecEnv):
@@ -71,7 +75,7 @@ class ScatVecEnv(BatchedVecEnv):
         opponent: Any = "random",
         learner_seat: int | None = None,
         seed: int | None = None,
-        greedy_threshold: float = 27.0,
+        greedy_threshold: float = DEFAULT_THRESHOLD,
         **options: Any,
     ) -> None:
         opponent_function(opponent, self.game)  # a bad opponent fails before any work
@@ -83,6 +87,7 @@ class ScatVecEnv(BatchedVecEnv):
             greedy_threshold=greedy_threshold,
             **options,
         )
+        self.greedy_threshold = float(greedy_threshold)
         super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat)
         b = self.num_envs
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -92,6 +97,15 @@ class ScatVecEnv(BatchedVecEnv):
         self._opp_nz = np.zeros(
             (b if self.opponent_fn is not None else 1, OBS_ENTRIES), dtype=np.int16
         )
+
+    def kernel_players(self) -> dict[str, int]:
+        """``random``, and ``greedy:T`` at the kernel's threshold (``greedy`` itself at
+        the default 27, as ``policies.scat.GreedyPolicy`` plays it)."""
+        threshold = self.greedy_threshold
+        names = {"random": OPP_RANDOM, f"greedy:{threshold:g}": OPP_GREEDY}
+        if threshold == DEFAULT_THRESHOLD:
+            names["greedy"] = OPP_GREEDY
+        return names
 
     def _reseed(self, seed: int) -> None:
         # The engine reshuffles each round's deck from the last one (lazily, from a
@@ -110,7 +124,7 @@ class ScatVecEnv(BatchedVecEnv):
             games,
             self._actions,
             self._opp_actions,
-            self.opponent_kind,
+            self._opp_kinds,
             -1 if self.learner_seat is None else self.learner_seat,
             self._obs,
             self._obs_nz,

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.thirteen import BatchedThirteen
 from schnauz_env.batched.thirteen.layout import F_ERROR, P
 from schnauz_env.batched.thirteen.vec import k_vec
@@ -73,6 +74,10 @@ class ThirteenVecEnv(BatchedVecEnv):
         engine = BatchedThirteen(num_envs, config, seed=seed, observe=False, **options)
         super().__init__(engine, NUM_ACTIONS, P, opponent, learner_seat)
 
+    def kernel_players(self) -> dict[str, int]:
+        """``random`` and ``greedy`` (``policies.thirteen.GreedyPolicy``, move for move)."""
+        return {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
+
     def _kernel(self, games: np.ndarray) -> int:
         eng = self.engine
         return k_vec(
@@ -84,7 +89,7 @@ class ThirteenVecEnv(BatchedVecEnv):
             games,
             self._actions,
             self._opp_actions,
-            self.opponent_kind,
+            self._opp_kinds,
             -1 if self.learner_seat is None else self.learner_seat,
             self._obs,
             self._mask,

@@ -62,7 +62,7 @@ def k_vec(
     games,
     actions,
     opp_actions,
-    opp_kind,
+    opp_kinds,
     seat_mode,
     obs,
     obs_nz,
@@ -82,7 +82,7 @@ def k_vec(
 
     A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
     ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new game.
-    Then the opponents move (``opp_kind``: random or greedy, drawn here; otherwise the
+    Then the opponents move (``opp_kinds[g]``: random or greedy, drawn here; otherwise the
     game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` and mask in
     ``opp_mask``) until the learner is to act, its view and mask written, or its
     episode ends (it went out, or the game is over): then ``done[g]``, its summed
@@ -103,6 +103,7 @@ def k_vec(
     games = unmanaged(games)
     actions = unmanaged(actions)
     opp_actions = unmanaged(opp_actions)
+    opp_kinds = unmanaged(opp_kinds)
     obs = unmanaged(obs)
     obs_nz = unmanaged(obs_nz)
     mask = unmanaged(mask)
@@ -162,9 +163,10 @@ def k_vec(
                     vacc[g] = 0.0
                 vs[g, V_STAGE] = S_READY
                 break
-            if opp_kind == OPP_RANDOM:
+            kind = opp_kinds[g]
+            if kind == OPP_RANDOM:
                 a = random_action(st, g)
-            elif opp_kind == OPP_GREEDY:
+            elif kind == OPP_GREEDY:
                 a = greedy_action(st, g, hand)
             else:
                 write_mask(cfg, gs, opp_mask, g)

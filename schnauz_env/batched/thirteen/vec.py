@@ -82,7 +82,7 @@ def k_vec(
     games,
     actions,
     opp_actions,
-    opp_kind,
+    opp_kinds,
     seat_mode,
     obs,
     mask,
@@ -99,7 +99,7 @@ def k_vec(
 
     A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
     ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new episode.
-    Then the opponents move (``opp_kind``: random or greedy, drawn here; otherwise the
+    Then the opponents move (``opp_kinds[g]``: random or greedy, drawn here; otherwise the
     game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` and mask in
     ``opp_mask``) until the learner is to act, its view and mask written, or its
     episode ends (its place is decided: it went out, or the game or match is over):
@@ -117,6 +117,7 @@ def k_vec(
     games = unmanaged(games)
     actions = unmanaged(actions)
     opp_actions = unmanaged(opp_actions)
+    opp_kinds = unmanaged(opp_kinds)
     obs = unmanaged(obs)
     mask = unmanaged(mask)
     term_obs = unmanaged(term_obs)
@@ -169,9 +170,10 @@ def k_vec(
                     vacc[g] = 0.0
                 vs[g, V_STAGE] = S_READY
                 break
-            if opp_kind == OPP_RANDOM:
+            kind = opp_kinds[g]
+            if kind == OPP_RANDOM:
                 a = random_action(st, g)
-            elif opp_kind == OPP_GREEDY:
+            elif kind == OPP_GREEDY:
                 a = greedy_action(tb, st, g)
             else:
                 write_mask(st.bits, opp_mask, g)

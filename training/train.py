@@ -69,8 +69,9 @@ class Args(PPOArgs, TableArgs):
     num_envs: int = 8
     """parallel environments"""
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
-    """how the environments run: in this process, one process each, or (Schnauz, one table
-    size) all games in the compiled batched engine (:class:`schnauz_env.vector.SchnauzVecEnv`)"""
+    """how the environments run: in this process, one process each, or (one table size) all
+    games in the game's compiled batched engine (:mod:`schnauz_env.vector`: SchnauzVecEnv,
+    ScatVecEnv, ThirteenVecEnv)"""
     opponent_workers: int = 0
     """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
     reward: Literal["place", "win", "lives", "win-chance"] = "place"
@@ -155,14 +156,15 @@ def make_vec_env(
     batched engine's opponent pool too (``None`` for the AEC views, which hold one each)."""
     pool = None
     if args.vec_env == "batched":
-        from schnauz_env.vector import SchnauzVecEnv
+        from schnauz_env.vector import vec_env_class
 
-        if args.game != "schnauz" or len(args.table_sizes) != 1:
-            raise ValueError("--vec-env batched runs Schnauz at one table size (--table-sizes N)")
+        if len(args.table_sizes) != 1:
+            raise ValueError("--vec-env batched runs one table size (--table-sizes N)")
         pool = opponent_pool(
             args, config=config, num_games=args.num_envs, workers=args.opponent_workers
         )
-        venv = SchnauzVecEnv(num_envs=args.num_envs, config=config, opponent=pool, seed=args.seed)
+        venv_cls = vec_env_class(args.game)
+        venv = venv_cls(num_envs=args.num_envs, config=config, opponent=pool, seed=args.seed)
     else:
         vec_cls = SubprocVecEnv if args.vec_env == "subproc" else DummyVecEnv
         venv = vec_cls(

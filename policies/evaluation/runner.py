@@ -13,6 +13,7 @@ import copy
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -309,29 +310,47 @@ def imap_workers(
 ) -> Generator[T, None, None]:
     """``fn(job)`` for every job in ``workers`` processes, yielded as they finish.
 
-    Each worker runs ``initializer(*initargs)`` first and ignores Ctrl-C: on
-    ``KeyboardInterrupt`` in this process the workers are stopped and the interrupt goes
-    on. A worker that dies mid-run (killed, a crash in compiled code) raises
-    :class:`WorkerDied` naming its process id and exit status, at once: the other workers
-    are stopped, nothing waits for ever. An exception raised by ``fn`` comes through as
-    it is. ``unit`` names the jobs in that message. Closing the generator stops the
-    workers.
+    Each worker runs ``initializer(*initargs)`` first and ignores Ctrl-C: on Ctrl-C the
+    workers are stopped and ``KeyboardInterrupt`` is raised here. A worker that dies
+    mid-run (killed, a crash in compiled code) raises :class:`WorkerDied` naming its
+    process id and exit status, at once: the other workers are stopped, nothing waits
+    for ever. An exception raised by ``fn`` comes through as it is. ``unit`` names the
+    jobs in that message. Closing the generator stops the workers.
+
+    Ctrl-C is caught as a flag while this runs (in the main thread) and raised between
+    two waits: a ``KeyboardInterrupt`` inside ``concurrent.futures`` can leave a
+    future's lock taken, and the pool's thread then hangs the interpreter's exit.
     """
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
     jobs = list(jobs)
-    chunks = [jobs[i : i + chunk] for i in range(0, len(jobs), max(1, chunk))]
+    chunks = iter([jobs[i : i + chunk] for i in range(0, len(jobs), max(1, chunk))])
+    workers = max(1, min(workers, -(-len(jobs) // max(1, chunk))))
+    pressed: list[int] = []
+    previous = None
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ):
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
     pool = ProcessPoolExecutor(
-        max(1, min(workers, len(chunks))),
-        initializer=_quiet_worker,
-        initargs=(initializer, *initargs),
+        workers, initializer=_quiet_worker, initargs=(initializer, *initargs)
     )
     done_jobs = 0
     try:
-        pending = {pool.submit(_run_chunk, fn, c) for c in chunks}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        pending: set[Any] = set()
+        while True:
+            while len(pending) < 2 * workers:  # a few chunks queued per worker, no more
+                part = next(chunks, None)
+                if part is None:
+                    break
+                pending.add(pool.submit(_run_chunk, fn, part))
+            if not pending:
+                break
+            if pressed:
+                raise KeyboardInterrupt
+            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in finished:
                 try:
                     results = future.result()
@@ -339,7 +358,11 @@ def imap_workers(
                     raise WorkerDied(_dead_workers(pool, done_jobs, len(jobs), unit)) from None
                 done_jobs += len(results)
                 yield from results
+                if pressed:
+                    raise KeyboardInterrupt
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         _stop(pool)
 
 

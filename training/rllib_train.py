@@ -178,7 +178,7 @@ def build_config(args: Args, rules: dict[str, Any]) -> Any:
         )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE_ID: module}))
         .callbacks(TableMetrics)
-        .debugging(seed=args.seed)
+        .debugging(seed=args.seed, log_level="ERROR")  # RLlib's notices: see train()
     )
 
 
@@ -277,9 +277,8 @@ def train(args: Args) -> Path:
 
     if not ray.is_initialized():
         # Ray's and RLlib's start-up notices (the new API stack, token authentication, GPU
-        # monitoring, actor restarts, their own deprecations) are nothing a user of this
-        # script can act on: the driver and the workers log errors only.
-        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
+        # monitoring, their own deprecations) are nothing a user of this script can act
+        # on: the driver and the workers log errors only.
         quiet = {
             "logging_level": logging.ERROR,
             "logging_config": ray.LoggingConfig(log_level="ERROR"),
@@ -289,6 +288,7 @@ def train(args: Args) -> Path:
         else:
             ray.init(num_cpus=args.num_cpus or None, include_dashboard=False, **quiet)
     register_env(ENV_NAME, TableEnv)
+    logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # before the config's checks
     algo = build_config(args, rules).build_algo()
     # Ray's Trainable makes itself a log folder, ~/ray_results/<timestamp>/, that this
     # script never writes (its outputs are in the run directory): removed when empty.

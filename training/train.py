@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
+import time
 import warnings
 import zipfile
 from dataclasses import asdict, dataclass
@@ -105,7 +107,8 @@ class Args(PPOArgs, TableArgs):
     eval_every: int = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
     progress_bar: bool = True
-    """show a progress bar"""
+    """show progress: a bar on a terminal, a plain line every tenth of the run (and at
+    least every minute) in a log file or a pipe"""
     device: str = "cpu"
     """torch device"""
     torch_threads: int = 1
@@ -360,9 +363,19 @@ class Schedule(BaseCallback):
         self.next_eval = args.eval_every or None
         self.next_snap = args.self_play_every or None
         self.snapshots: list[str] = []
+        # Progress as plain lines where a bar would pile up carriage returns (nohup, CI).
+        self.lines = args.progress_bar and not sys.stdout.isatty()
+        self.line_every = max(0.1 * args.total_steps, 1.0)
+        self.next_line, self.last_line = self.line_every, time.monotonic()
 
     def _on_step(self) -> bool:
         args, t = self.run.args, self.num_timesteps
+        if self.lines and (t >= self.next_line or time.monotonic() - self.last_line >= 60):
+            total = args.total_steps
+            print(f"step {t:,} of {total:,} ({t / max(total, 1):.0%})", flush=True)
+            self.last_line = time.monotonic()
+            while self.next_line <= t:
+                self.next_line += self.line_every
         if self.next_eval is not None and t >= self.next_eval:
             self.next_eval += args.eval_every
             self.run.evaluate(t)
@@ -421,7 +434,9 @@ def train(args: Args) -> Path:
 
     # The loop: PPO, with evaluations and self-play snapshots on a schedule.
     model.learn(
-        args.total_steps, callback=Schedule(run, venv, pool), progress_bar=args.progress_bar
+        args.total_steps,
+        callback=Schedule(run, venv, pool),
+        progress_bar=args.progress_bar and sys.stdout.isatty(),
     )
 
     # Save, and the final evaluation.

@@ -49,6 +49,7 @@ scratch arrays as a :class:`Workspace` and a decoded observation's numbers as a
 
 from __future__ import annotations
 
+import threading
 from collections import namedtuple
 from dataclasses import replace
 from typing import Any
@@ -918,6 +919,7 @@ _INLINE = (
 )
 _KERNELS = ("_k_act", "_k_turns")
 _compiled = False
+_compile_lock = threading.Lock()
 
 
 def _compile() -> None:
@@ -925,18 +927,25 @@ def _compile() -> None:
 
     numba resolves a kernel's global names when it first compiles it, so the helpers
     are rebound before any kernel runs. Without numba this only warns (once).
+    Thread-safe: the first caller rebinds every name under a lock, and ``_compiled``
+    turns true only once all of them are rebound (two threads wrapping the same helper
+    twice failed: numba refuses to jit a jitted function).
     """
     global _compiled
     if _compiled:
         return
-    from schnauz_env.batched import jit
+    with _compile_lock:
+        if _compiled:
+            return
+        from schnauz_env.batched import jit
 
-    jit.warn_if_slow()
-    g = globals()
-    g["unmanaged"] = jit.unmanaged
-    for name in _HELPERS + _KERNELS:
-        g[name] = jit.njit(g[name], inline=name in _INLINE)
-    _compiled = True
+        jit.warn_if_slow()
+        g = globals()
+        rebound = {"unmanaged": jit.unmanaged}
+        for name in _HELPERS + _KERNELS:
+            rebound[name] = jit.njit(g[name], inline=name in _INLINE)
+        g.update(rebound)
+        _compiled = True
 
 
 # ------------------------------------------------------------------ per-config data

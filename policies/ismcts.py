@@ -5,7 +5,9 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) with a fast greedy ro
 1. **Determinize.** Each simulation starts from a full state drawn from what this seat
    knows (:func:`schnauz_env.schnauz.infoset.sample_state`): the cards the seat cannot
    locate are dealt at random to the opponents' unknown hand slots and the stock; the
-   cards each opponent is publicly known to hold stay with them.
+   cards each opponent is publicly known to hold stay with them; and a deal that gives
+   an opponent Fire or Schnauz after the dealer's choice (which would have ended the
+   round) is drawn again.
 2. **Select / expand.** One tree is shared by all determinizations. Its edges are the
    moves *as this seat would see them*: our own moves by action number; an opponent's
    swap by the table slot it takes and the card it puts down; an opponent's swap-all or
@@ -58,6 +60,10 @@ from schnauz_env.schnauz.engine import (
 from schnauz_env.schnauz.infoset import decode_observation, sample_state
 
 DEFAULT_SIMULATIONS = 500
+#: Deals drawn per determinization before giving up on a possible one (see
+#: ``ISMCTSPolicy._determinize``), and how many of them use the biased deal.
+MAX_DEALS = 256
+BIASED_TRIES = 16
 
 
 class Node:
@@ -120,6 +126,7 @@ class ISMCTSPolicy(Policy):
         # Simulations stop at the end of the round: "round" episodes skip dealing the next.
         self._search_config = replace(self.config, episode="round")
         self._rnd = _random.Random(int(self.rng.integers(2**63)))
+        self.impossible_deals = 0
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -135,11 +142,29 @@ class ISMCTSPolicy(Policy):
         key = self.tables.key
         allowed = self._root_moves(view, legal)
         for _ in range(self.simulations):
-            hands = sample_hands(view, key, self._rnd, self.skill) if self.skill != 1 else None
-            state = sample_state(view, self._search_config, self.rng, action_mask, hands=hands)
-            self._simulate(root, state, allowed)
+            self._simulate(root, self._determinize(view, action_mask, key), allowed)
         visits = {a: root.children[a].visits for a in legal if a in root.children}
         return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))
+
+    def _determinize(self, view: Any, action_mask: np.ndarray, key: Any) -> SchnauzState:
+        """A full state drawn from what seat 0 knows (step 1 of the module docs).
+
+        A deal the observer's information rules out is drawn again: once the dealer has
+        chosen, an opponent still in the round cannot hold Fire or Schnauz (it would have
+        ended the round when it was dealt or made; the engine's ``sealed_seats``). The
+        biased deal (``skill``) prefers strong hands and so draws such hands often (7% of
+        determinizations at the default skill); after ``BIASED_TRIES`` it falls back to
+        uniform deals. ``impossible_deals`` counts the (never seen) states left
+        impossible after ``MAX_DEALS`` tries.
+        """
+        for attempt in range(MAX_DEALS):
+            biased = self.skill != 1 and attempt < BIASED_TRIES
+            hands = sample_hands(view, key, self._rnd, self.skill) if biased else None
+            state = sample_state(view, self._search_config, self.rng, action_mask, hands=hands)
+            if not any(state.ends_round(state.hands[s]) for s in state.sealed_seats(0)):
+                return state
+        self.impossible_deals += 1
+        return state
 
     def _root_moves(self, view: Any, legal: np.ndarray) -> set[int] | None:
         """The root's candidate moves: the ``width`` best by the expert's hand value (or

@@ -225,5 +225,6 @@ def test_command_line(tmp_path, capsys):
     np.testing.assert_array_equal(
         load_dataset(out)["obs"], load_dataset(tmp_path / "again.npz")["obs"]
     )
-    with pytest.raises(SystemExit, match="exists"):
+    with pytest.raises(SystemExit) as stop:  # refused before any work, one line, code 2
         main(["--records", str(tmp_path / "games.jsonl"), "--out", str(out)])
+    assert stop.value.code == 2 and "exists" in capsys.readouterr().err

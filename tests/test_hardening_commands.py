@@ -4,7 +4,7 @@ traceback, and a last line on stderr that names the argument, before any work is
 One table for every command, run in-process through each command's ``main(argv)``
 (a subprocess per row would cost seconds each): ``schnauz`` (play, replay, serve),
 ``python -m schnauz_env`` (the demo), ``schnauz-eval``, and the training scripts
-(``train``, ``rllib_train``, ``pretrain``, ``quick_eval``, ``curve``). ``{file}``,
+(``train``, ``rllib_train``, ``pretrain``, ``quick_eval``, ``curve``, ``datasets``). ``{file}``,
 ``{dir}``, ``{run}``, ``{zip}``, ``{out}`` and ``{model}`` in a row stand for files the
 fixture makes: a plain file, an empty folder, a folder holding an earlier run, a
 damaged ``.zip``, a folder holding an earlier evaluation, and the shipped model.
@@ -121,6 +121,11 @@ ROWS: list[tuple[str, list[str], str]] = [
     ("quick_eval", ["{model}", "--games", "0"], "--games"),
     ("quick_eval", ["{model}", "--seed", "-1"], "--seed"),
     ("quick_eval", ["{model}", "--opponent", "nobody"], "nobody"),
+    # python -m training.datasets
+    ("datasets", [], "--out"),
+    ("datasets", ["--out", "{file}"], "--out"),
+    ("datasets", ["--out", "{dir}/d.npz", "--save-records", "{file}"], "--save-records"),
+    ("datasets", ["--out", "{dir}/d.npz", "--games", "0"], "--games"),
     # python -m training.curve
     ("curve", ["--out", "{dir}/c.png"], "run"),
     ("curve", ["{dir}", "--out", "{dir}/c.png"], "eval.csv"),
@@ -138,6 +143,7 @@ MAINS = {
     "pretrain": "training.pretrain",
     "quick_eval": "training.quick_eval",
     "curve": "training.curve",
+    "datasets": "training.datasets",
 }
 NEEDS = {"train": "sb3_contrib", "rllib_train": "ray", "quick_eval": "numba", "curve": "tyro"}
 

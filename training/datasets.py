@@ -51,7 +51,7 @@ from schnauz_env.records import (
     write_records,
 )
 from schnauz_env.wrappers.registration import gym_id
-from training.args import parse_args
+from training.args import fail, parse_args
 
 #: The ``format`` of a multi-agent dataset's ``meta``.
 FORMAT = "schnauz_env-dataset"
@@ -484,9 +484,15 @@ class Args:
 
 def main(argv: list[str] | None = None) -> None:
     """Command line (see the module docstring)."""
-    args = parse_args(Args, argv, Args.__doc__ or "", "python -m training.datasets")
+    prog = "python -m training.datasets"
+    args = parse_args(Args, argv, Args.__doc__ or "", prog)
     if not args.out and not args.minari_id:
-        raise SystemExit("error: give --out FILE.npz and/or --minari-id ID")
+        fail(prog, "give --out FILE.npz and/or --minari-id ID")
+    # Before any game is played: an existing file would throw the games away at the end.
+    if args.out and Path(args.out).exists() and not args.overwrite:
+        fail(prog, f"--out {args.out} exists; choose another name (or --overwrite)")
+    if args.save_records and Path(args.save_records).exists():
+        fail(prog, f"--save-records {args.save_records} exists; choose another name")
     start = time.time()
     try:
         if args.records:
@@ -512,7 +518,7 @@ def main(argv: list[str] | None = None) -> None:
             to_minari(data, args.minari_id, args.opponents or None, args.minari_root or None)
             print(f"Minari dataset {args.minari_id} ({len(list(episodes(data)))} episodes)")
     except (ValueError, FileExistsError, ModuleNotFoundError) as err:
-        raise SystemExit(f"error: {err}") from None
+        fail(prog, str(err))
     print(f"done in {time.time() - start:.0f} s")
 
 

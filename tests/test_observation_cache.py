@@ -1,5 +1,5 @@
-"""The incremental Schnauz observation (one table vector kept and rewritten where the
-state changed, :meth:`ObservationEncoder.cached`) against a fresh encoding.
+"""The incremental observations (one table vector kept and rewritten where the state
+changed, ``ObservationEncoder.cached``) of Schnauz and Scat against a fresh encoding.
 
 Random play over configs that use every table size and deck, lives, knocks, the
 dealer's choice, all-pass refreshes (cards out of play) and whole-game eliminations:
@@ -14,6 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from schnauz_env.scat.config import ScatConfig
+from schnauz_env.scat.engine import new_game as new_scat_game
+from schnauz_env.scat.observation import ObservationEncoder as ScatEncoder
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, new_game
 from schnauz_env.schnauz.observation import SEAT_FEATURES, ObservationEncoder, P
@@ -110,3 +113,64 @@ def test_one_cache_across_table_sizes_and_unrelated_states() -> None:
         np.testing.assert_array_equal(
             cached.encode(state, seat), direct_encode(encs[state.n], state, seat)
         )
+
+
+SCAT_CONFIGS = [
+    {},
+    {"num_players": 2},
+    {"num_players": 7, "lives": 1},
+    {"four_card": True, "no_trinca": True},
+    {"buy_ins": 2, "knock_on_first_turn": True},
+]
+
+
+@pytest.mark.parametrize("options", SCAT_CONFIGS, ids=lambda o: ",".join(map(str, o.items())))
+def test_scat_cached_views_are_fresh_views(options: dict) -> None:
+    """Scat: after every move of random play, every seat's view from the cache equals
+    the encoder's direct ``encode`` (which writes every entry from the state), and the
+    vectors handed out earlier do not change afterwards."""
+    config = ScatConfig(**options)
+    enc = ScatEncoder(config)
+    cached = enc.cached()
+    rnd = np.random.default_rng(len(options) * 3 + config.num_players)
+    handed_out: list[tuple[np.ndarray, np.ndarray]] = []
+    moves = 0
+    for game in range(6):
+        state = new_scat_game(config, np.random.default_rng(game))
+        while True:
+            for seat in range(state.n):
+                view = cached.encode(state, seat)
+                assert view.dtype == np.float32 and view.shape == (enc.size,)
+                np.testing.assert_array_equal(view, enc.encode(state, seat))
+                if rnd.random() < 0.02:
+                    handed_out.append((view, view.copy()))
+            if state.game_over:
+                break
+            legal = state.legal_actions()
+            state.apply(int(legal[rnd.integers(len(legal))]))
+            moves += 1
+    assert moves > 150
+    for view, copy in handed_out:
+        np.testing.assert_array_equal(view, copy)
+
+
+def test_scat_env_observes_through_the_cache() -> None:
+    """The AEC env encodes with the cache, and its views are the direct encoder's."""
+    from schnauz_env import scat_v0
+
+    env = scat_v0.raw_env(num_players=3)
+    assert type(env._views).__name__ == "CachedEncoder"
+    rnd = np.random.default_rng(0)
+    env.reset(seed=4)
+    for _ in env.agent_iter(400):
+        for agent in env.agents:
+            seat = env.agent_name_mapping[agent]
+            np.testing.assert_array_equal(
+                env.observe(agent)["observation"], env.encoder.encode(env.game, seat)
+            )
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rnd.choice(legal)))

@@ -36,9 +36,12 @@ never do (see ``tests/test_scat_hidden_info.py``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
+from schnauz_env.common.seat_views import TableLayout, TableVector
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
 
@@ -88,7 +91,13 @@ class ObservationLayout(BlockLayout):
 
 
 class ObservationEncoder:
-    """Builds the observation vector of one seat from a :class:`ScatState`."""
+    """Builds the observation vector of one seat from a :class:`ScatState`.
+
+    :meth:`encode` writes every entry from the state; :meth:`cached` gives an encoder
+    with the same ``encode`` that keeps one vector of the whole table and rewrites only
+    what changed, then gathers the seat's view from it
+    (:mod:`schnauz_env.common.seat_views`; for an env stepping one game).
+    """
 
     def __init__(self, config: ScatConfig) -> None:
         self.config = config
@@ -113,6 +122,7 @@ class ObservationEncoder:
             1.0 / config.buy_ins if config.buy_ins else 0.0,
         )
         self._lives_scale, self._buy_in_scale = self.seat_scales
+        self._tables: dict[int, TableLayout] = {}
 
     def encode(self, state: ScatState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -159,3 +169,211 @@ class ObservationEncoder:
         obs[ones] = 1.0
         obs[self._stock] = (len(state.deck) - state.pos) / NC
         return obs
+
+    def cached(self) -> CachedEncoder:
+        """A :class:`CachedEncoder`: the same vectors from one kept table vector."""
+        return CachedEncoder(self)
+
+    def table_vector(self, n: int) -> TableVector:
+        """An empty table vector for ``n`` seats (see :meth:`update`)."""
+        layout = self._tables.get(n)
+        if layout is None:
+            layout = self._tables[n] = self._table_layout(n)
+        return TableVector(layout, _Seen(n))
+
+    def _table_layout(self, n: int) -> TableLayout:
+        s = self.layout.slices
+        table = TableLayout(self.size, n)
+        table.seats(s["hand"].start, self.layout.hand_slots * NC, 1)
+        table.shared(s["discard_top"].start, NC)
+        table.shared(s["discard_pile"].start, NC)
+        table.seats(s["known"].start, NC, P - 1, first=1)
+        table.seats(s["seats"].start, SEAT_FEATURES, P)
+        table.seats(s["dealer"].start, 1, P)
+        table.seats(s["knocker"].start, 1, P)
+        table.seats(s["to_act"].start, 1, P)
+        table.shared(s["phase"].start, 4)
+        table.shared(s["stock"].start, 1)
+        return table
+
+    def update(self, table: TableVector, state: ScatState) -> None:
+        """Bring ``table`` (from :meth:`table_vector`) up to ``state``: every fact that
+        differs from what it shows is cleared and written again, once for all seats."""
+        mv, seen = table.mv, table.seen
+        n = state.n
+        (
+            hand_at,
+            top_at,
+            pile_at,
+            known_at,
+            seats_at,
+            dealer_at,
+            knocker_at,
+            to_act_at,
+            phase_at,
+            stock_at,
+        ) = table.layout.starts
+        hands, seen_hands = state.hands, seen.hands
+        if hands != seen_hands:
+            width = self.layout.hand_slots * NC
+            for s in range(n):
+                hand = hands[s]
+                old = seen_hands[s]
+                if hand != old:
+                    _write_slots(mv, hand_at + width * s, old, hand)
+                    seen_hands[s] = list(hand)
+        pile = state.pile
+        if pile != seen.pile:
+            for c in seen.pile:
+                mv[pile_at + c] = 0.0
+            depth = len(pile) - 1
+            for i, c in enumerate(pile):
+                mv[pile_at + c] = _PILE_WEIGHTS[depth - i]
+            i = top_at + pile[-1] if pile else -1
+            if i != seen.top:
+                seen.top = _move_one(mv, seen.top, i)
+            seen.pile = list(pile)
+        known, seen_known = state.known, seen.known
+        if known != seen_known:
+            for s in range(n):
+                cards = known[s]
+                old = seen_known[s]
+                if cards != old:
+                    _write_set(mv, known_at + NC * s, old, cards)
+                    seen_known[s] = set(cards)
+        lives, out, used = state.lives, state.out, state.buy_ins_used
+        if (
+            lives != seen.lives
+            or out != seen.out
+            or used != seen.used
+            or state.max_lives != seen.max_lives
+        ):
+            scale = (
+                self._lives_scale
+                if state.max_lives == self.config.lives
+                else lives_scale(state.max_lives)
+            )
+            buy_ins = self.config.buy_ins
+            f = seats_at
+            for s in range(n):
+                playing = not out[s]
+                mv[f + SEAT_AT_TABLE] = 1.0
+                mv[f + SEAT_IN_GAME] = 1.0 if playing else 0.0
+                mv[f + SEAT_ON_BUS] = 1.0 if playing and lives[s] == 0 else 0.0
+                mv[f + SEAT_LIVES] = lives[s] * scale if playing else 0.0
+                mv[f + SEAT_BUY_INS] = (buy_ins - used[s]) * self._buy_in_scale
+                f += SEAT_FEATURES
+            seen.lives, seen.out, seen.used = list(lives), list(out), list(used)
+            seen.max_lives = state.max_lives
+        i = dealer_at + state.dealer
+        if i != seen.dealer:
+            seen.dealer = _move_one(mv, seen.dealer, i)
+        i = -1 if state.knocker is None else knocker_at + state.knocker
+        if i != seen.knocker:
+            seen.knocker = _move_one(mv, seen.knocker, i)
+        phase = state.phase
+        if phase != OVER:
+            i = to_act_at + state.current
+            j = phase_at + phase_index(phase == FINAL_TURNS, state.step == DISCARD)
+        else:
+            i = j = -1
+        if i != seen.to_act:
+            seen.to_act = _move_one(mv, seen.to_act, i)
+        if j != seen.phase:
+            seen.phase = _move_one(mv, seen.phase, j)
+        stock = len(state.deck) - state.pos
+        if stock != seen.stock:
+            mv[stock_at] = stock / NC
+            seen.stock = stock
+
+
+#: ``pile_weight`` of every depth, as the encoder computes it (float32).
+_PILE_WEIGHTS = [np.float32(w) for w in pile_weight(np.arange(NC, dtype=np.float32))]
+
+
+def _write_slots(mv: memoryview, base: int, old: list[int], new: list[int]) -> None:
+    """Rewrite a block of one-hot slots (slot ``i`` of ``NC`` entries holds card
+    ``new[i]``; offset ``base``) that held ``old``: only the slots that changed."""
+    if len(old) == len(new):
+        for a, b in zip(old, new, strict=True):
+            if a != b:
+                mv[base + a] = 0.0
+                mv[base + b] = 1.0
+            base += NC
+        return
+    for i, c in enumerate(old):
+        mv[base + i * NC + c] = 0.0
+    for i, c in enumerate(new):
+        mv[base + i * NC + c] = 1.0
+
+
+def _write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:
+    """Rewrite a multi-hot block (entry ``base + c`` is 1 for every card ``c`` in ``new``)
+    that showed ``old``: only the cards that came or went."""
+    for c in old:
+        if c not in new:
+            mv[base + c] = 0.0
+    for c in new:
+        if c not in old:
+            mv[base + c] = 1.0
+
+
+def _move_one(mv: memoryview, old: int, new: int) -> int:
+    """Move a one-hot entry from index ``old`` to ``new`` (-1: none); returns ``new``."""
+    if old >= 0:
+        mv[old] = 0.0
+    if new >= 0:
+        mv[new] = 1.0
+    return new
+
+
+class _Seen:
+    """The state facts a table vector shows (copies: the engine changes its in place)."""
+
+    __slots__ = (
+        "dealer",
+        "hands",
+        "knocker",
+        "known",
+        "lives",
+        "max_lives",
+        "out",
+        "phase",
+        "pile",
+        "stock",
+        "to_act",
+        "top",
+        "used",
+    )
+
+    def __init__(self, n: int) -> None:
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.pile: list[int] = []
+        self.known: list[set[int]] = [set() for _ in range(n)]
+        self.lives: list[int] | None = None
+        self.out: list[bool] | None = None
+        self.used: list[int] | None = None
+        self.max_lives: int | None = None
+        self.dealer = self.knocker = self.to_act = self.phase = self.top = -1
+        self.stock = 0
+
+
+class CachedEncoder:
+    """:meth:`ObservationEncoder.encode`, float for float, from one kept table vector.
+
+    ``encode(state, seat)`` rewrites what differs between ``state`` and the table
+    vector, then gathers ``seat``'s view. The comparison is by value, so any state can
+    be passed (another game, a clone, a state changed by hand)."""
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self.encoder = encoder
+        self.size = encoder.size
+        self._table: TableVector | None = None
+
+    def encode(self, state: ScatState, seat: int) -> np.ndarray:
+        """The observation of ``seat`` as a new float32 vector."""
+        table = self._table
+        if table is None or table.layout.n != state.n:
+            table = self._table = self.encoder.table_vector(state.n)
+        self.encoder.update(table, state)
+        return table.view(seat)

@@ -84,4 +84,13 @@ def draw_state(
     return module.draw_state(state, seat, names)
 
 
-__all__ = ["HEIGHT", "PILLOW_HINT", "SHAPE", "WIDTH", "check_seat", "draw_state", "pillow_required", "seat_names"]
+__all__ = [
+    "HEIGHT",
+    "PILLOW_HINT",
+    "SHAPE",
+    "WIDTH",
+    "check_seat",
+    "draw_state",
+    "pillow_required",
+    "seat_names",
+]

@@ -80,7 +80,9 @@ def main(argv: list[str] | None = None) -> None:
     for key in runs["baseline"][0]:
         b = statistics.median(x[key] for x in runs["baseline"])
         t = statistics.median(x[key] for x in runs["this"])
-        per = ", ".join(f"{y[key] / x[key]:.2f}" for x, y in zip(runs["baseline"], runs["this"]))
+        per = ", ".join(
+            f"{y[key] / x[key]:.2f}" for x, y in zip(runs["baseline"], runs["this"], strict=True)
+        )
         print(f"{key:<28}{b:>14,.0f}{t:>14,.0f}  {t / b:.3f} ({per})")
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from schnauz_env.batched.common import rand_below, unmanaged
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import (  # the codes every game's VecEnv loop shares
+    OPP_EXTERNAL,  # noqa: F401 (still found here, e.g. by the deprecated batched.kernels)
     OPP_GREEDY,
     OPP_RANDOM,
     S_NEED_OPP,

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import gymnasium
+import numpy as np
 import pytest
 from interop_helpers import GAMES, game_env
 from pettingzoo.test import api_test, parallel_api_test
@@ -89,9 +90,13 @@ def test_gymnasium_check_env_on_the_registered_view(game):
     env = gymnasium.make(gym_id(game), opponents=["random"], table_sizes=[3], seed=0)
     check_env(env.unwrapped)
     assert env.spec.id == gym_id(game)
-    env.reset(seed=0)
-    _, _, _, _, info = env.step(int(info_mask(env).argmax()))
-    assert info["action_mask"].dtype.name == "int8"
+    _, info = env.reset(seed=0)
+    np.testing.assert_array_equal(info["action_mask"], env.unwrapped.action_masks())
+    _, _, _, _, info = env.step(int(info["action_mask"].argmax()))
+    assert info["action_mask"].dtype == np.int8
+    # and with a render mode: gymnasium's checker renders too
+    shown = gymnasium.make(gym_id(game), opponents=["random"], table_sizes=[3], render_mode="ansi")
+    check_env(shown.unwrapped)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -99,7 +104,3 @@ def test_stable_baselines3_check_env(game):
     env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     env = gymnasium.make(gym_id(game), opponents=["random"], table_sizes=[3], seed=0)
     env_checker.check_env(env.unwrapped, warn=True)
-
-
-def info_mask(env):
-    return env.unwrapped.action_masks()

@@ -8,11 +8,11 @@ import pytest
 from policies import make_policy
 from policies.expert_features import DL, EXPERT_SIZE, FB, FL, KN, TB, TV, ExpertFeatures
 from policies.mlp import feature_transform
-from schnauz_env.batched import SchnauzVecEnv
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, FINAL_CIRCLE, KNOCK, TURNS
 from schnauz_env.schnauz.features import MoveFeatures
 from schnauz_env.schnauz.infoset import decode_observation
+from schnauz_env.vector import SchnauzVecEnv
 
 CONFIG = SchnauzConfig(num_players=4)
 

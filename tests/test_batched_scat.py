@@ -284,3 +284,27 @@ def test_play_random_counts_its_steps() -> None:
     eng.reset()
     assert eng.play_random(50) == 32 * 50
     assert ((eng.obs >= 0) & (eng.obs <= 1)).all()
+
+
+@pytest.mark.parametrize("engine", ["scat", "thirteen", "schnauz"])
+def test_a_reseeded_engine_plays_the_games_of_a_new_one(engine: str) -> None:
+    """``reset(seed=s)`` after any play deals what a new engine seeded ``s`` deals."""
+    from schnauz_env.batched import BatchedSchnauz, BatchedThirteen
+
+    make = {"scat": BatchedScat, "thirteen": BatchedThirteen, "schnauz": BatchedSchnauz}[engine]
+
+    def play(eng, steps: int = 300) -> list[list[int]]:
+        seen = []
+        for _ in range(steps):
+            obs, mask, rewards, ended = eng.step(eng.random_actions())
+            seen.append([*eng.current.tolist(), *mask.sum(axis=1).tolist()])
+        return seen
+
+    fresh = make(8, num_players=3, seed=5)
+    fresh.reset(seed=5)
+    want = play(fresh)
+    used = make(8, num_players=3, seed=1)
+    used.reset(seed=1)
+    play(used, 500)
+    used.reset(seed=5)
+    assert play(used) == want

@@ -45,11 +45,10 @@ import numpy as np
 
 from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.scat import BatchedScat
-from schnauz_env.batched.scat.layout import F_ERROR, O_DECK, OBS_ENTRIES
+from schnauz_env.batched.scat.layout import F_ERROR, OBS_ENTRIES
 from schnauz_env.batched.scat.vec import k_vec
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS
-from schnauz_env.scat.observation import NC
 from schnauz_env.vector.base import BatchedVecEnv, opponent_function
 
 __all__ = ["ScatVecEnv"]
@@ -106,13 +105,6 @@ class ScatVecEnv(BatchedVecEnv):
         if threshold == DEFAULT_THRESHOLD:
             names["greedy"] = OPP_GREEDY
         return names
-
-    def _reseed(self, seed: int) -> None:
-        # The engine reshuffles each round's deck from the last one (lazily, from a
-        # generator seeded per round): the games repeat from a seed only from the deck
-        # a new engine starts with.
-        self.engine.seed(seed)
-        self.engine.arrays.cards[:, O_DECK : O_DECK + NC] = np.arange(NC, dtype=np.int8)
 
     def _kernel(self, games: np.ndarray) -> int:
         return k_vec(

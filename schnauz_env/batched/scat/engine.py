@@ -166,6 +166,13 @@ class BatchedScat(LivesGame):
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self.seed(seed)
 
+    def seed(self, seed: int | None = None) -> None:
+        """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``) and put
+        the decks back in the order a new engine starts from: each round's deck is
+        reshuffled from the last one, so the games repeat from a seed only from that order."""
+        super().seed(seed)
+        self.arrays.cards[:, L.O_DECK : L.O_DECK + NC] = np.arange(NC, dtype=np.int8)
+
     @property
     def rng(self) -> np.ndarray:
         """``(B, NRNG)`` the games' generator states."""

@@ -4,15 +4,17 @@ Imported lazily: ``import schnauz_env`` never imports numba or compiles anything
 
     from schnauz_env.batched import BatchedSchnauz
 
-Each game's engine sits in its own package (:mod:`schnauz_env.batched.schnauz`, ...)
-and takes every rule fact from the rules floor; :mod:`~schnauz_env.batched.jit` (the
-numba shim) and :mod:`~schnauz_env.batched.common` (generators, shuffles, bit counts)
+Each game's engine sits in its own package (:mod:`schnauz_env.batched.schnauz`,
+:mod:`~schnauz_env.batched.scat`, :mod:`~schnauz_env.batched.thirteen`) and takes every
+rule fact from the rules floor; :mod:`~schnauz_env.batched.base` (what the engines share:
+argument checks, seeding, ``observe``, state views, errors), :mod:`~schnauz_env.batched.jit`
+(the numba shim) and :mod:`~schnauz_env.batched.common` (generators, shuffles, bit counts)
 serve them all. The kernels are compiled with numba when it is installed
 (``pip install "schnauz_env[fast]"``), on first use, and cached on disk.
 
-The SB3 ``VecEnv`` over the Schnauz engine is :class:`schnauz_env.vector.SchnauzVecEnv`
-(floor 3); ``schnauz_env.batched.SchnauzVecEnv`` still finds it, with a
-``DeprecationWarning``, for one version.
+The SB3 ``VecEnv``s over the engines are in :mod:`schnauz_env.vector` (floor 3:
+``SchnauzVecEnv``, ``ScatVecEnv``, ``ThirteenVecEnv``); ``schnauz_env.batched.SchnauzVecEnv``
+still finds the first, with a ``DeprecationWarning``, for one version.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ the observation's padding (positions beyond the table size).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 
@@ -95,3 +97,41 @@ class TableVector:
     def view(self, seat: int) -> np.ndarray:
         """``seat``'s observation: a new float32 vector."""
         return self.vec[self.layout.index_map(seat)]
+
+
+# Writers of a table vector's blocks (through its memoryview): each rewrites only what
+# changed between what the block showed (``old``) and what it must show (``new``).
+def write_slots(mv: memoryview, base: int, width: int, old: list[int], new: list[int]) -> None:
+    """A block of one-hot slots (slot ``i`` of ``width`` entries holds card ``new[i]``;
+    offset ``base``) that held ``old``: only the slots that changed."""
+    if len(old) == len(new):
+        for a, b in zip(old, new, strict=True):
+            if a != b:
+                mv[base + a] = 0.0
+                mv[base + b] = 1.0
+            base += width
+        return
+    for i, c in enumerate(old):
+        mv[base + i * width + c] = 0.0
+    for i, c in enumerate(new):
+        mv[base + i * width + c] = 1.0
+
+
+def write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:
+    """A multi-hot block (entry ``base + c`` is 1 for every ``c`` in ``new``) that showed
+    ``old``: only the entries that came or went."""
+    for c in old:
+        if c not in new:
+            mv[base + c] = 0.0
+    for c in new:
+        if c not in old:
+            mv[base + c] = 1.0
+
+
+def move_one(mv: memoryview, old: int, new: int) -> int:
+    """Move a one-hot entry from index ``old`` to ``new`` (-1: none); returns ``new``."""
+    if old >= 0:
+        mv[old] = 0.0
+    if new >= 0:
+        mv[new] = 1.0
+    return new

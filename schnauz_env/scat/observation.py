@@ -36,12 +36,16 @@ never do (see ``tests/test_scat_hidden_info.py``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
-from schnauz_env.common.seat_views import TableLayout, TableVector
+from schnauz_env.common.seat_views import (
+    TableLayout,
+    TableVector,
+    move_one,
+    write_set,
+    write_slots,
+)
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
 
@@ -220,7 +224,7 @@ class ObservationEncoder:
                 hand = hands[s]
                 old = seen_hands[s]
                 if hand != old:
-                    _write_slots(mv, hand_at + width * s, old, hand)
+                    write_slots(mv, hand_at + width * s, NC, old, hand)
                     seen_hands[s] = list(hand)
         pile = state.pile
         if pile != seen.pile:
@@ -231,7 +235,7 @@ class ObservationEncoder:
                 mv[pile_at + c] = _PILE_WEIGHTS[depth - i]
             i = top_at + pile[-1] if pile else -1
             if i != seen.top:
-                seen.top = _move_one(mv, seen.top, i)
+                seen.top = move_one(mv, seen.top, i)
             seen.pile = list(pile)
         known, seen_known = state.known, seen.known
         if known != seen_known:
@@ -239,7 +243,7 @@ class ObservationEncoder:
                 cards = known[s]
                 old = seen_known[s]
                 if cards != old:
-                    _write_set(mv, known_at + NC * s, old, cards)
+                    write_set(mv, known_at + NC * s, old, cards)
                     seen_known[s] = set(cards)
         lives, out, used = state.lives, state.out, state.buy_ins_used
         if (
@@ -267,10 +271,10 @@ class ObservationEncoder:
             seen.max_lives = state.max_lives
         i = dealer_at + state.dealer
         if i != seen.dealer:
-            seen.dealer = _move_one(mv, seen.dealer, i)
+            seen.dealer = move_one(mv, seen.dealer, i)
         i = -1 if state.knocker is None else knocker_at + state.knocker
         if i != seen.knocker:
-            seen.knocker = _move_one(mv, seen.knocker, i)
+            seen.knocker = move_one(mv, seen.knocker, i)
         phase = state.phase
         if phase != OVER:
             i = to_act_at + state.current
@@ -278,9 +282,9 @@ class ObservationEncoder:
         else:
             i = j = -1
         if i != seen.to_act:
-            seen.to_act = _move_one(mv, seen.to_act, i)
+            seen.to_act = move_one(mv, seen.to_act, i)
         if j != seen.phase:
-            seen.phase = _move_one(mv, seen.phase, j)
+            seen.phase = move_one(mv, seen.phase, j)
         stock = len(state.deck) - state.pos
         if stock != seen.stock:
             mv[stock_at] = stock / NC
@@ -289,42 +293,6 @@ class ObservationEncoder:
 
 #: ``pile_weight`` of every depth, as the encoder computes it (float32).
 _PILE_WEIGHTS = [np.float32(w) for w in pile_weight(np.arange(NC, dtype=np.float32))]
-
-
-def _write_slots(mv: memoryview, base: int, old: list[int], new: list[int]) -> None:
-    """Rewrite a block of one-hot slots (slot ``i`` of ``NC`` entries holds card
-    ``new[i]``; offset ``base``) that held ``old``: only the slots that changed."""
-    if len(old) == len(new):
-        for a, b in zip(old, new, strict=True):
-            if a != b:
-                mv[base + a] = 0.0
-                mv[base + b] = 1.0
-            base += NC
-        return
-    for i, c in enumerate(old):
-        mv[base + i * NC + c] = 0.0
-    for i, c in enumerate(new):
-        mv[base + i * NC + c] = 1.0
-
-
-def _write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:
-    """Rewrite a multi-hot block (entry ``base + c`` is 1 for every card ``c`` in ``new``)
-    that showed ``old``: only the cards that came or went."""
-    for c in old:
-        if c not in new:
-            mv[base + c] = 0.0
-    for c in new:
-        if c not in old:
-            mv[base + c] = 1.0
-
-
-def _move_one(mv: memoryview, old: int, new: int) -> int:
-    """Move a one-hot entry from index ``old`` to ``new`` (-1: none); returns ``new``."""
-    if old >= 0:
-        mv[old] = 0.0
-    if new >= 0:
-        mv[new] = 1.0
-    return new
 
 
 class _Seen:

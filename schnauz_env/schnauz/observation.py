@@ -32,12 +32,16 @@ never do (see ``tests/test_schnauz_hidden_info.py``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
-from schnauz_env.common.seat_views import TableLayout, TableVector
+from schnauz_env.common.seat_views import (
+    TableLayout,
+    TableVector,
+    move_one,
+    write_set,
+    write_slots,
+)
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
 
@@ -149,15 +153,15 @@ class ObservationEncoder:
                 hand = hands[s]
                 old = seen_hands[s]
                 if hand != old:
-                    _write_slots(mv, hand_at + 3 * nc * s - lo, nc, old, hand)
+                    write_slots(mv, hand_at + 3 * nc * s - lo, nc, old, hand)
                     seen_hands[s] = list(hand)
         cards = state.table
         if cards != seen.table:
-            _write_slots(mv, table_at - lo, nc, seen.table, cards)
+            write_slots(mv, table_at - lo, nc, seen.table, cards)
             seen.table = list(cards)
         cards = state.out_of_play
         if cards != seen.oop:
-            _write_set(mv, oop_at - lo, seen.oop, cards)
+            write_set(mv, oop_at - lo, seen.oop, cards)
             seen.oop = list(cards)
         known, seen_known = state.known, seen.known
         if known != seen_known:
@@ -165,7 +169,7 @@ class ObservationEncoder:
                 cards = known[s]
                 old = seen_known[s]
                 if cards != old:
-                    _write_set(mv, known_at + nc * s - lo, old, cards)
+                    write_set(mv, known_at + nc * s - lo, old, cards)
                     seen_known[s] = set(cards)
         lives, out = state.lives, state.out
         if lives != seen.lives or out != seen.out or state.max_lives != seen.max_lives:
@@ -181,10 +185,10 @@ class ObservationEncoder:
             seen.lives, seen.out, seen.max_lives = list(lives), list(out), state.max_lives
         i = dealer_at + state.dealer
         if i != seen.dealer:
-            seen.dealer = _move_one(mv, seen.dealer, i)
+            seen.dealer = move_one(mv, seen.dealer, i)
         i = -1 if state.knocker is None else knocker_at + state.knocker
         if i != seen.knocker:
-            seen.knocker = _move_one(mv, seen.knocker, i)
+            seen.knocker = move_one(mv, seen.knocker, i)
         phase = state.phase
         if phase != OVER:
             i = to_act_at + state.current
@@ -192,52 +196,16 @@ class ObservationEncoder:
         else:
             i = j = -1
         if i != seen.to_act:
-            seen.to_act = _move_one(mv, seen.to_act, i)
+            seen.to_act = move_one(mv, seen.to_act, i)
         if j != seen.phase:
-            seen.phase = _move_one(mv, seen.phase, j)
+            seen.phase = move_one(mv, seen.phase, j)
         i = passes_at + min(state.passes, P - 1)
         if i != seen.passes:
-            seen.passes = _move_one(mv, seen.passes, i)
+            seen.passes = move_one(mv, seen.passes, i)
         stock = len(state.deck) - state.pos
         if stock != seen.stock:
             mv[stock_at] = stock / nc
             seen.stock = stock
-
-
-def _write_slots(mv: memoryview, base: int, width: int, old: list[int], new: list[int]) -> None:
-    """Rewrite a block of one-hot slots (slot ``i`` of ``width`` entries holds card
-    ``new[i]``; offset ``base``) that held ``old``: only the slots that changed."""
-    if len(old) == len(new):
-        for a, b in zip(old, new, strict=True):
-            if a != b:
-                mv[base + a] = 0.0
-                mv[base + b] = 1.0
-            base += width
-        return
-    for i, c in enumerate(old):
-        mv[base + i * width + c] = 0.0
-    for i, c in enumerate(new):
-        mv[base + i * width + c] = 1.0
-
-
-def _write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:
-    """Rewrite a multi-hot block (entry ``base + c`` is 1 for every card ``c`` in ``new``)
-    that showed ``old``: only the cards that came or went."""
-    for c in old:
-        if c not in new:
-            mv[base + c] = 0.0
-    for c in new:
-        if c not in old:
-            mv[base + c] = 1.0
-
-
-def _move_one(mv: memoryview, old: int, new: int) -> int:
-    """Move a one-hot entry from index ``old`` to ``new`` (-1: none); returns ``new``."""
-    if old >= 0:
-        mv[old] = 0.0
-    if new >= 0:
-        mv[new] = 1.0
-    return new
 
 
 class _Seen:

@@ -147,7 +147,11 @@ def test_bad_reset_options_raise(options, message):
 
 def test_unknown_reset_option_warns_naming_the_known_ones():
     env = schnauz_v0.raw_env(num_players=3)
-    with pytest.warns(UserWarning, match="shuffle.*known: deck, decks, dealer, lives"):
+    with pytest.warns(
+        UserWarning,
+        match="unknown reset option 'shuffle' ignored; this game's reset options are "
+        "'deck', 'decks', 'dealer', 'lives'",
+    ):
         env.reset(seed=0, options={"shuffle": False})
 
 

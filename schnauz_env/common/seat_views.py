@@ -16,6 +16,7 @@ the observation's padding (positions beyond the table size).
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 import numpy as np
 
@@ -97,6 +98,58 @@ class TableVector:
     def view(self, seat: int) -> np.ndarray:
         """``seat``'s observation: a new float32 vector."""
         return self.vec[self.layout.index_map(seat)]
+
+
+class TableEncoder:
+    """What an observation encoder that keeps a table vector shares: the table layouts
+    per table size, new table vectors, and :meth:`cached`. A game's encoder subclasses it
+    and defines ``size``, ``_tables`` (a dict, empty at first), ``_table_layout(n)``,
+    ``_new_seen(n)`` (its record of what a new table vector shows) and
+    ``update(table, state)``."""
+
+    size: int
+    _tables: dict[int, TableLayout]
+
+    def _table_layout(self, n: int) -> TableLayout:
+        raise NotImplementedError
+
+    def _new_seen(self, n: int) -> object:
+        raise NotImplementedError
+
+    def update(self, table: TableVector, state: Any) -> None:
+        raise NotImplementedError
+
+    def table_vector(self, n: int) -> TableVector:
+        """An empty table vector for ``n`` seats (see :meth:`update`)."""
+        layout = self._tables.get(n)
+        if layout is None:
+            layout = self._tables[n] = self._table_layout(n)
+        return TableVector(layout, self._new_seen(n))
+
+    def cached(self) -> CachedEncoder:
+        """A :class:`CachedEncoder`: the same vectors from one kept table vector."""
+        return CachedEncoder(self)
+
+
+class CachedEncoder:
+    """The encoder's ``encode``, float for float, from one kept table vector.
+
+    ``encode(state, seat)`` rewrites what differs between ``state`` and the table
+    vector, then gathers ``seat``'s view. The comparison is by value, so any state can
+    be passed (another game, a clone, a state changed by hand)."""
+
+    def __init__(self, encoder: TableEncoder) -> None:
+        self.encoder = encoder
+        self.size = encoder.size
+        self._table: TableVector | None = None
+
+    def encode(self, state: Any, seat: int) -> np.ndarray:
+        """The observation of ``seat`` as a new float32 vector."""
+        table = self._table
+        if table is None or table.layout.n != state.n:
+            table = self._table = self.encoder.table_vector(state.n)
+        self.encoder.update(table, state)
+        return table.view(seat)
 
 
 # Writers of a table vector's blocks (through its memoryview): each rewrites only what

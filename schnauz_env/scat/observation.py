@@ -40,6 +40,7 @@ import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
 from schnauz_env.common.seat_views import (
+    TableEncoder,
     TableLayout,
     TableVector,
     move_one,
@@ -94,7 +95,7 @@ class ObservationLayout(BlockLayout):
         super().__init__(blocks)
 
 
-class ObservationEncoder:
+class ObservationEncoder(TableEncoder):
     """Builds the observation vector of one seat from a :class:`ScatState`.
 
     :meth:`encode` writes every entry from the state; :meth:`cached` gives an encoder
@@ -174,16 +175,8 @@ class ObservationEncoder:
         obs[self._stock] = (len(state.deck) - state.pos) / NC
         return obs
 
-    def cached(self) -> CachedEncoder:
-        """A :class:`CachedEncoder`: the same vectors from one kept table vector."""
-        return CachedEncoder(self)
-
-    def table_vector(self, n: int) -> TableVector:
-        """An empty table vector for ``n`` seats (see :meth:`update`)."""
-        layout = self._tables.get(n)
-        if layout is None:
-            layout = self._tables[n] = self._table_layout(n)
-        return TableVector(layout, _Seen(n))
+    def _new_seen(self, n: int) -> _Seen:
+        return _Seen(n)
 
     def _table_layout(self, n: int) -> TableLayout:
         s = self.layout.slices
@@ -324,24 +317,3 @@ class _Seen:
         self.max_lives: int | None = None
         self.dealer = self.knocker = self.to_act = self.phase = self.top = -1
         self.stock = 0
-
-
-class CachedEncoder:
-    """:meth:`ObservationEncoder.encode`, float for float, from one kept table vector.
-
-    ``encode(state, seat)`` rewrites what differs between ``state`` and the table
-    vector, then gathers ``seat``'s view. The comparison is by value, so any state can
-    be passed (another game, a clone, a state changed by hand)."""
-
-    def __init__(self, encoder: ObservationEncoder) -> None:
-        self.encoder = encoder
-        self.size = encoder.size
-        self._table: TableVector | None = None
-
-    def encode(self, state: ScatState, seat: int) -> np.ndarray:
-        """The observation of ``seat`` as a new float32 vector."""
-        table = self._table
-        if table is None or table.layout.n != state.n:
-            table = self._table = self.encoder.table_vector(state.n)
-        self.encoder.update(table, state)
-        return table.view(seat)

@@ -6,7 +6,10 @@ directory on ``sys.path``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 
 from schnauz_env.cards import format_card, parse_card, parse_cards
 from schnauz_env.schnauz import SchnauzConfig, SchnauzState, swap_action
@@ -88,3 +91,23 @@ def drain_dead(env) -> list[dict[str, float]]:
 def place_value(place: float, n: int) -> float:
     """RULES/env docstring: a game's return for final place ``place`` of ``n``."""
     return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
+
+
+def run_in_workers(run: Callable[[int], Mapping[str, int]], count: int) -> dict[str, int]:
+    """``run(k)`` for every ``k < count`` on two forked worker processes (in this process
+    where fork is missing or there is one core), and the totals of the counts it returns,
+    key by key (the differential tests' configs). Compile the kernels before calling, so
+    that the workers inherit them instead of compiling each."""
+    workers = min(2, os.cpu_count() or 1)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            results = list(pool.map(run, range(count)))
+    else:
+        results = [run(k) for k in range(count)]
+    totals: dict[str, int] = {}
+    for stats in results:
+        for key, v in stats.items():
+            totals[key] = totals.get(key, 0) + v
+    print("differential totals:", totals)
+    return totals

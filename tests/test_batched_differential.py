@@ -13,12 +13,9 @@ agent's observation, reward and termination at every step.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
-
 import numpy as np
 import pytest
+from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
 
@@ -321,18 +318,7 @@ def _run_config(k: int) -> dict[str, int]:
 
 @pytest.mark.slow
 def test_differential_100k_games() -> None:
-    workers = min(2, os.cpu_count() or 1)
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            results = list(pool.map(_run_config, range(len(CONFIGS))))
-    else:
-        results = [_run_config(k) for k in range(len(CONFIGS))]
-    totals: dict[str, int] = {}
-    for stats in results:
-        for key, v in stats.items():
-            totals[key] = totals.get(key, 0) + v
-    print("differential totals:", totals)
+    totals = run_in_workers(_run_config, len(CONFIGS))
     assert totals["games"] >= 100_000
     # the run reached every kind of round end, and replay deals
     for reason in ("knock", "instant", "short_stock", "turn_limit"):

@@ -16,12 +16,9 @@ loop, comparing every agent's observation, mask, reward and termination every st
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor
-
 import numpy as np
 import pytest
+from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
 
@@ -366,18 +363,7 @@ def _run_config(k: int) -> dict[str, int]:
 @pytest.mark.slow
 def test_differential_20k_games() -> None:
     BatchedScat(1, num_players=2).reset()  # compile (or load) the kernels before forking
-    workers = min(2, os.cpu_count() or 1)
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            results = list(pool.map(_run_config, range(len(CONFIGS))))
-    else:
-        results = [_run_config(k) for k in range(len(CONFIGS))]
-    totals: dict[str, int] = {}
-    for stats in results:
-        for key, v in stats.items():
-            totals[key] = totals.get(key, 0) + v
-    print("differential totals:", totals)
+    totals = run_in_workers(_run_config, len(CONFIGS))
     assert totals["games"] == sum(GAMES) > 20_000
     # the run reached every kind of round end, tie-break deals, buy-ins and chained deals
     for reason in ("blitz_deal", "blitz", "knock", "empty_stock", "turn_limit"):

@@ -15,12 +15,11 @@ every step.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
 
@@ -325,20 +324,9 @@ def _run_config(k: int) -> dict[str, int]:
 
 @pytest.mark.slow
 def test_differential_games() -> None:
-    workers = min(2, os.cpu_count() or 1)
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        # load (or compile) the kernels once, before the workers fork
-        run_direct(CONFIGS[0], [0, 1], obs_rate=1.0, rng=np.random.default_rng(0))
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            results = list(pool.map(_run_config, range(len(CONFIGS))))
-    else:
-        results = [_run_config(k) for k in range(len(CONFIGS))]
-    totals: dict[str, int] = {}
-    for stats in results:
-        for key, v in stats.items():
-            totals[key] = totals.get(key, 0) + v
-    print("differential totals:", totals)
+    # load (or compile) the kernels once, before the workers fork
+    run_direct(CONFIGS[0], [0, 1], obs_rate=1.0, rng=np.random.default_rng(0))
+    totals = run_in_workers(_run_config, len(CONFIGS))
     assert totals["games"] >= len(CONFIGS) * GAMES_PER_CONFIG
     assert totals["reason_game_over"] + totals["reason_instant_win"] > 1.3 * totals["games"]
     # the run reached every kind of result, and matches stopped by the games limit

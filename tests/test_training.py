@@ -31,6 +31,7 @@ def tiny_run(tmp_path_factory) -> Path:
         ["--total-steps", "2048", "--table-sizes", "3", "4", "--opponents", "random", "greedy",
          "--rules", "knock_in_first_circle=false",
          "--self-play-every", "1024", "--self-play-keep", "1", "--num-envs", "2",
+         "--checkpoint-every", "1024",
          "--n-steps", "256", "--batch-size", "256", "--n-epochs", "1", "--eval-every", "0",
          "--pretrain-teacher", "greedy", "--pretrain-games", "4", "--pretrain-epochs", "1",
          "--eval-games", "8", "--eval-opponents", "random", "greedy",
@@ -58,6 +59,26 @@ def test_tiny_training_run_writes_everything(tiny_run: Path):
     assert len(rows) >= 3  # the cloned start (step 0) and the final evaluation
     assert rows[1].startswith("0,")
     assert (tiny_run / "pretrain_data.npz").is_file()
+
+
+def test_the_run_logs_like_an_sb3_run(tiny_run: Path):
+    """VecMonitor's episode returns, the evaluations at their own steps (the final one
+    included), and checkpoints on their own schedule."""
+    event_accumulator = pytest.importorskip(
+        "tensorboard.backend.event_processing.event_accumulator"
+    )
+    events = event_accumulator.EventAccumulator(str(next((tiny_run / "tb").glob("*"))))
+    events.Reload()
+    tags = events.Tags()["scalars"]
+    assert "rollout/ep_rew_mean" in tags and "rollout/ep_len_mean" in tags
+    returns = [e.value for e in events.Scalars("rollout/ep_rew_mean")]
+    assert all(-1.0 <= r <= 1.0 for r in returns)  # whole games pay a place value
+    evals = {e.step: e.value for e in events.Scalars("eval/win_rate_vs_random")}
+    rows = [line.split(",") for line in (tiny_run / "eval.csv").read_text().splitlines()[1:]]
+    assert {int(r[0]) for r in rows} == set(evals)  # every evaluation, at its own step
+    assert max(evals) == 2048  # the final evaluation is logged too
+    checkpoints = {p.name for p in (tiny_run / "checkpoints").glob("step_*.zip")}
+    assert "step_1024.zip" in checkpoints  # --checkpoint-every, without an evaluation there
 
 
 def test_exported_model_plays_legally_and_is_found_by_name(tiny_run: Path):

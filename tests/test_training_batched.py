@@ -349,12 +349,14 @@ def test_teacher_data_command_is_reproducible_and_checks_its_input(tmp_path, cap
         (["--teacher", "nobody"], "unknown schnauz policy"),
         (["--rules", "deck=A8"], "allowed decks"),
     ):
-        with pytest.raises(SystemExit, match=message):
+        with pytest.raises(SystemExit) as exit_:
             main([*argv, "--games", "1", "--out", str(tmp_path / "x.npz")])
+        assert exit_.value.code == 2  # a usage error: one line naming what is wrong
+        assert message in capsys.readouterr().err
     assert not (tmp_path / "x.npz").exists()
 
 
-def test_chained_learning_curve(tmp_path):
+def test_chained_learning_curve(tmp_path, capsys):
     from training.curve import combine, main
 
     for name, rows in (("a", [(0, 0.2), (100, 0.25), (200, 0.3)]), ("b", [(50, 0.35), (150, 0.4)])):
@@ -374,8 +376,9 @@ def test_chained_learning_curve(tmp_path):
     assert [float(r["win_expert"]) for r in rows] == [0.2, 0.35, 0.4]
     main([str(tmp_path / "a"), f"{tmp_path / 'b'}@100", "--out", str(tmp_path / "c.png")])
     assert (tmp_path / "c.png").stat().st_size > 1000 and (tmp_path / "c.csv").is_file()
-    with pytest.raises(SystemExit, match="does not exist"):
+    with pytest.raises(SystemExit) as exit_:
         main([str(tmp_path / "nothing"), "--out", str(tmp_path / "d.png")])
+    assert exit_.value.code == 2 and "does not exist" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([f"{tmp_path / 'a'}@ten", "--out", str(tmp_path / "d.png")])
 
@@ -435,5 +438,6 @@ def test_quick_eval_reports_a_checkpoint_and_refuses_bad_input(tmp_path, capsys)
         main([str(tmp_path / "missing.npz")])
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a model")
-    with pytest.raises(SystemExit, match="error"):
+    with pytest.raises(SystemExit) as exit_:
         main([str(bad), "--games", "4"])
+    assert exit_.value.code == 2 and "error" in capsys.readouterr().err

@@ -31,7 +31,8 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.utils import configure_logger
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from policies.mlp import export_sb3, feature_transform, load_model_policy
 from policies.pool import OpponentPool
@@ -106,6 +107,9 @@ class Args(PPOArgs, TableArgs):
     """clone from these saved teacher-data files (a run's pretrain_data.npz) instead of playing new games"""
     eval_every: int = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
+    checkpoint_every: int = 0
+    """save a checkpoint (SB3 .zip and numpy .npz) every this many steps, besides those
+    of the evaluations (0: only at evaluations)"""
     progress_bar: bool = True
     """show progress: a bar on a terminal, a plain line every tenth of the run (and at
     least every minute) in a log file or a pipe"""
@@ -339,15 +343,24 @@ class Run:
             features=getattr(self.features, "name", None),
         )
 
+    def checkpoint(self, step: int) -> Path:
+        """Save the model at ``step`` (``checkpoints/step_N.zip`` and ``.npz``); return the
+        ``.npz``."""
+        path = self.export(self.out / "checkpoints" / f"step_{step}.npz")
+        save_sb3(self.model, self.out / "checkpoints" / f"step_{step}.zip")
+        return path
+
     def evaluate(self, step: int) -> None:
-        """Checkpoint at ``step``, play it against the baselines, log the row in eval.csv."""
+        """Checkpoint at ``step``, play it against the baselines, log the row in eval.csv
+        and in TensorBoard at that step."""
         args, out, model = self.args, self.out, self.model
-        path = self.export(out / "checkpoints" / f"step_{step}.npz")
-        save_sb3(model, out / "checkpoints" / f"step_{step}.zip")
+        path = self.checkpoint(step)
         row: dict[str, Any] = {"step": step, **baseline_columns(path, args, self.rules)}
         if getattr(model, "_logger", None) is not None:  # set up once learning starts
             for opp in args.eval_opponents:
                 model.logger.record(f"eval/win_rate_vs_{opp}", row[f"win_{opp}"])
+            # written now, at its own step (not with the next rollout's, nor lost at the end)
+            model.logger.dump(step)
         self.history.append(row)
         append_rows(out / "eval.csv", [row])
         print_row("eval", row)
@@ -362,6 +375,7 @@ class Schedule(BaseCallback):
         args = run.args
         self.next_eval = args.eval_every or None
         self.next_snap = args.self_play_every or None
+        self.next_ckpt = args.checkpoint_every or None
         self.snapshots: list[str] = []
         # Progress as plain lines where a bar would pile up carriage returns (nohup, CI).
         self.lines = args.progress_bar and not sys.stdout.isatty()
@@ -379,6 +393,11 @@ class Schedule(BaseCallback):
         if self.next_eval is not None and t >= self.next_eval:
             self.next_eval += args.eval_every
             self.run.evaluate(t)
+        if self.next_ckpt is not None and t >= self.next_ckpt:
+            while self.next_ckpt <= t:
+                self.next_ckpt += args.checkpoint_every
+            if not (self.run.out / "checkpoints" / f"step_{t}.zip").exists():
+                self.run.checkpoint(t)
         if self.next_snap is not None and t >= self.next_snap:
             self.next_snap += args.self_play_every
             snap = self.run.export(self.run.out / "snapshots" / f"snap_{t}.npz")
@@ -414,6 +433,7 @@ def train(args: Args) -> Path:
     venv, pool = make_vec_env(args, rules, config)
     if features is not None:
         venv = FeatureVecEnv(venv, features)
+    venv = VecMonitor(venv)  # episode returns and lengths: SB3's rollout/ep_rew_mean
 
     # Model: fresh, or an earlier run's checkpoint.
     ppo = ppo_settings(args, out)
@@ -422,6 +442,9 @@ def train(args: Args) -> Path:
     else:
         policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh}
         model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs, **ppo)
+    # SB3's own logger (what learn() would set up: stdout as verbose says, TensorBoard
+    # under tb/PPO_1), set up now so that the evaluation of a cloned start is logged too.
+    model.set_logger(configure_logger(model.verbose, model.tensorboard_log, "PPO"))
     run = Run(args, rules, out, model, config, features)
 
     # Cloning a teacher first (optional): the evaluation at step 0 is the cloned start.
@@ -488,6 +511,7 @@ BOUNDS = {
     "pretrain_games": (1, None),
     "pretrain_epochs": (1, None),
     "eval_every": (0, None),
+    "checkpoint_every": (0, None),
     "torch_threads": (1, None),
 }
 

@@ -61,8 +61,13 @@ def test_rllib_old_flag_spellings_still_work_with_a_warning():
 
     old = ["--lr", "1e-3", "--minibatch_size=64", "--num-epochs", "2", "--lambda_", "0.9",
            "--entropy-coeff", "0.5", "--clip-param", "0.1"]  # fmt: skip
-    with pytest.warns(DeprecationWarning, match="--lr is deprecated; use --learning-rate"):
+    with pytest.warns(DeprecationWarning) as caught:  # one warning per old flag, all caught
         args = parse_args(Args, old, "", "rllib", RENAMED_FLAGS)
+    said = {str(w.message) for w in caught}
+    for flag, new in [("--lr", "--learning-rate"), ("--minibatch_size", "--batch-size"),
+                      ("--num-epochs", "--n-epochs"), ("--lambda_", "--gae-lambda"),
+                      ("--entropy-coeff", "--ent-coef"), ("--clip-param", "--clip-range")]:  # fmt: skip
+        assert f"rllib {flag} is deprecated; use {new}" in said, said
     assert (args.learning_rate, args.batch_size, args.n_epochs) == (1e-3, 64, 2)
     assert (args.gae_lambda, args.ent_coef, args.clip_range) == (0.9, 0.5, 0.1)
 

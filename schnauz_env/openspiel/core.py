@@ -66,6 +66,12 @@ DEALER_BY_CHANCE = -1
 PLAYERS_PARAMETER = "players"
 
 
+def whole_stock(config: Any) -> int:
+    """Every card of a deal is chance's but the last (then forced): the whole stock order
+    matters (Schnauz, Scat)."""
+    return config.deck_size - 1
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game's contract with the adapter: what it takes from the rules package.
@@ -87,7 +93,7 @@ class GameSpec:
     """Most decisions (chance nodes not counted) any game under ``config`` can take."""
     utility_bounds: Callable[[Any], tuple[float, float]]
     """Lowest and highest return of a seat under ``config``."""
-    dealt_cards: Callable[[Any], int]
+    dealt_cards: Callable[[Any], int] = whole_stock
     """How many cards of a deal are chance outcomes (the rest follow in card order)."""
     round_rewards: Callable[[Any], dict[int, float]] | None = None
     """Rewards of a single-round episode's result (``episode="round"``), if the game has one."""
@@ -478,13 +484,20 @@ class CardObserver:
 
 
 class CardGame(pyspiel.Game):
-    """An OpenSpiel game over one of the rules engines; a subclass sets :attr:`spec` and
-    :attr:`game_type` (``game_type(spec)``) and is registered with
-    ``pyspiel.register_game(game_type, subclass)``."""
+    """An OpenSpiel game over one of the rules engines. A game is a subclass naming its
+    spec, ``class SchnauzGame(CardGame, spec=SPEC)``: that sets :attr:`spec` and
+    :attr:`game_type` (``game_type(spec)``) and registers the class with OpenSpiel."""
 
     spec: ClassVar[GameSpec]
 
     game_type: ClassVar[pyspiel.GameType]
+
+    def __init_subclass__(cls, spec: GameSpec | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if spec is not None:
+            cls.spec = spec
+            cls.game_type = game_type(spec)
+            pyspiel.register_game(cls.game_type, cls)
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         spec = self.spec

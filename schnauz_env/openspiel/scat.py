@@ -25,7 +25,7 @@ parameters               every ``ScatConfig`` field (``num_players`` as ``player
 
 from __future__ import annotations
 
-from schnauz_env.openspiel.core import CardGame, GameSpec, game_type, pyspiel
+from schnauz_env.openspiel.core import CardGame, GameSpec
 from schnauz_env.scat.config import MAX_PLAYERS, MIN_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game, round_reward
 from schnauz_env.scat.observation import ObservationEncoder
@@ -61,11 +61,6 @@ def round_rewards(result: RoundResult) -> dict[int, float]:
     return {s: round_reward(lost[s], total, winners, len(seats)) for s in seats}
 
 
-def dealt_cards(config: ScatConfig) -> int:
-    """The whole stock order is chance's: every card but the last (then forced)."""
-    return config.deck_size - 1
-
-
 SPEC = GameSpec(
     short_name="python_scat",
     long_name="Python Scat",
@@ -78,17 +73,12 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     max_game_length=max_game_length,
     utility_bounds=utility_bounds,
-    dealt_cards=dealt_cards,
     round_rewards=round_rewards,
 )
-GAME_TYPE = game_type(SPEC)
 
 
-class ScatGame(CardGame):
+class ScatGame(CardGame, spec=SPEC):
     """Scat as an OpenSpiel game (``pyspiel.load_game("python_scat", params)``)."""
 
-    spec = SPEC
-    game_type = GAME_TYPE
 
-
-pyspiel.register_game(GAME_TYPE, ScatGame)
+GAME_TYPE = ScatGame.game_type

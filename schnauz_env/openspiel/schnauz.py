@@ -25,7 +25,7 @@ parameters               every ``SchnauzConfig`` field (``num_players`` as ``pla
 from __future__ import annotations
 
 from schnauz_env.common.places import single_round_reward
-from schnauz_env.openspiel.core import CardGame, GameSpec, game_type, pyspiel
+from schnauz_env.openspiel.core import CardGame, GameSpec
 from schnauz_env.schnauz.config import MAX_PLAYERS, MIN_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import NUM_ACTIONS, RoundResult, new_game
 from schnauz_env.schnauz.observation import ObservationEncoder
@@ -57,11 +57,6 @@ def round_rewards(result: RoundResult) -> dict[int, float]:
     return {s: single_round_reward(s in losers, len(losers), len(seats)) for s in seats}
 
 
-def dealt_cards(config: SchnauzConfig) -> int:
-    """The whole stock order is chance's: every card but the last (then forced)."""
-    return config.deck_size - 1
-
-
 SPEC = GameSpec(
     short_name="python_schnauz",
     long_name="Python Schnauz",
@@ -74,17 +69,12 @@ SPEC = GameSpec(
     max_players=MAX_PLAYERS,
     max_game_length=max_game_length,
     utility_bounds=utility_bounds,
-    dealt_cards=dealt_cards,
     round_rewards=round_rewards,
 )
-GAME_TYPE = game_type(SPEC)
 
 
-class SchnauzGame(CardGame):
+class SchnauzGame(CardGame, spec=SPEC):
     """Schnauz as an OpenSpiel game (``pyspiel.load_game("python_schnauz", params)``)."""
 
-    spec = SPEC
-    game_type = GAME_TYPE
 
-
-pyspiel.register_game(GAME_TYPE, SchnauzGame)
+GAME_TYPE = SchnauzGame.game_type

@@ -22,7 +22,7 @@ parameters               every ``ThirteenConfig`` field (``num_players`` as ``pl
 
 from __future__ import annotations
 
-from schnauz_env.openspiel.core import CardGame, GameSpec, game_type, pyspiel
+from schnauz_env.openspiel.core import CardGame, GameSpec
 from schnauz_env.thirteen.config import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS, new_game
 from schnauz_env.thirteen.observation import ObservationEncoder
@@ -64,14 +64,10 @@ SPEC = GameSpec(
     utility_bounds=utility_bounds,
     dealt_cards=dealt_cards,
 )
-GAME_TYPE = game_type(SPEC)
 
 
-class ThirteenGame(CardGame):
+class ThirteenGame(CardGame, spec=SPEC):
     """Thirteen as an OpenSpiel game (``pyspiel.load_game("python_thirteen", params)``)."""
 
-    spec = SPEC
-    game_type = GAME_TYPE
 
-
-pyspiel.register_game(GAME_TYPE, ThirteenGame)
+GAME_TYPE = ThirteenGame.game_type

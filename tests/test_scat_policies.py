@@ -114,3 +114,23 @@ def test_expert_and_greedy_beat_random() -> None:
                     state.apply(players[s].act(encoder.encode(state, s), state.legal_mask()))
                 wins += state.places[seat] == 1.0
         assert wins >= 50, f"{name} won only {wins} of 60 games against random"
+
+
+def test_expert_hand_tables_agree_with_the_rule() -> None:
+    """The experts' lookup tables give ``hands.hand_value`` for every hand, and
+    ``best_keep`` throws the first card whose loss leaves the best hand."""
+    from policies.scat import best_keep, value_of
+    from schnauz_env.scat.hands import hand_value
+
+    rng = np.random.default_rng(7)
+    for _ in range(5000):
+        n = int(rng.integers(3, 6))
+        cards = [int(c) for c in rng.choice(52, size=n, replace=False)]
+        if rng.random() < 0.3:  # a trinca in reach
+            rank = int(rng.integers(13))
+            cards = list(dict.fromkeys([4 * rank + s for s in range(3)] + cards))[:n]
+            rng.shuffle(cards)
+        for trinca in (True, False):
+            assert value_of(cards, trinca) == hand_value(cards, trinca)
+            values = [hand_value(cards[:i] + cards[i + 1 :], trinca) for i in range(n)]
+            assert best_keep(cards, trinca) == (max(values), values.index(max(values)))

@@ -202,9 +202,18 @@ def test_fair_win_chance_is_a_fair_share_and_a_martingale():
     assert fair_win_chance(3, (2, 4)) > fair_win_chance(2, (2, 4)) > fair_win_chance(2, (3, 4))
 
 
-def test_win_chance_reward_adds_up_to_the_win_from_the_first_move():
+@pytest.mark.parametrize("game", ["schnauz", "scat"])
+def test_win_chance_reward_adds_up_to_the_win_from_the_first_move(game):
+    from schnauz_env.games import game_module
+    from schnauz_env.vector import vec_env_class
+
+    config = game_module(game).Config(num_players=4)
+    seats = game_module(game).config.MAX_PLAYERS
     venv = WinChanceRewardVecEnv(
-        SchnauzVecEnv(num_envs=16, config=CONFIG, opponent="random", seed=7), CONFIG, scale=3.0
+        vec_env_class(game)(num_envs=16, config=config, opponent="random", seed=7),
+        config,
+        scale=3.0,
+        game=game,
     )
     obs = venv.reset()
     start = venv.potential(obs)
@@ -222,7 +231,7 @@ def test_win_chance_reward_adds_up_to_the_win_from_the_first_move():
             total[i] = 0.0
             start[i] = venv.potential(obs[i])
     assert ends > 20 and 0 < wins < ends
-    assert venv.all_units(obs).shape == (16, 6)
+    assert venv.all_units(obs).shape == (16, seats)
     assert np.array_equal(venv.all_units(obs)[:, 0], venv.units(obs))
 
 
@@ -324,7 +333,10 @@ def test_a_tiny_batched_run_resumes_and_exports_a_featured_model(batched_run: Pa
         ({"reward": "win"}, "--reward win needs --vec-env batched"),
         ({"vec_env": "batched", "table_sizes": (3, 4)}, "one table size"),
         ({"pretrain_data": ("/nonexistent.npz",)}, "is not teacher data"),
-        ({"game": "scat", "reward": "win-chance"}, "--reward win-chance is for Schnauz"),
+        (
+            {"game": "thirteen", "reward": "win-chance"},
+            "--reward win-chance is for the games played for lives",
+        ),
     ],
 )
 def test_bad_settings_are_refused_before_training(change, message, tmp_path):

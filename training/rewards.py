@@ -1,5 +1,5 @@
-"""Reward shaping for training on the batched Schnauz ``VecEnv``: SB3 ``VecEnv`` wrappers
-that replace the env's place reward.
+"""Reward shaping for training on the batched ``VecEnv``s: SB3 ``VecEnv`` wrappers that
+replace the env's place reward.
 
 * :class:`LivesRewardVecEnv` (``train.py --reward lives``): −1 in every round the
   learner loses a life.
@@ -8,8 +8,10 @@ that replace the env's place reward.
 * :class:`WinRewardVecEnv` (``--reward win``): +1 for a win, ``-1 / (players - 1)``
   otherwise, at the end of the episode only.
 
-The life units are read from the observation at the offsets that
-:class:`schnauz_env.schnauz.observation.ObservationLayout` gives.
+The lives rewards are for the games played for lives (Schnauz and Scat: :data:`LIVES_GAMES`).
+The life units are read from the observation at the offsets that the game's
+``ObservationLayout`` gives (its ``seats`` block: ``SEAT_IN_GAME`` and ``SEAT_LIVES`` of
+every relative position).
 """
 
 from __future__ import annotations
@@ -20,14 +22,25 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from schnauz_env.schnauz.config import MAX_PLAYERS
-from schnauz_env.schnauz.observation import (
-    SEAT_FEATURES,
-    SEAT_IN_GAME,
-    SEAT_LIVES,
-    ObservationLayout,
-)
+from schnauz_env.games import game_module
 from schnauz_env.wrappers.vec_env import MaskedVecEnvWrapper
+
+#: The games played for lives, whose observations carry every seat's lives.
+LIVES_GAMES = ("schnauz", "scat")
+
+
+def life_columns(game: str, config: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The observation columns of "still in the game" and "lives / most lives" of every
+    relative position (the observer first) in ``game``'s observation under ``config``."""
+    if game not in LIVES_GAMES:
+        raise ValueError(
+            f"{game!r} is not played for lives (lives rewards: {', '.join(LIVES_GAMES)})"
+        )
+    module = game_module(game)
+    obs = module.observation
+    seats = obs.ObservationLayout(config).slices["seats"].start
+    cols = seats + np.arange(module.config.MAX_PLAYERS) * obs.SEAT_FEATURES
+    return cols + obs.SEAT_IN_GAME, cols + obs.SEAT_LIVES
 
 
 class LivesRewardVecEnv(MaskedVecEnvWrapper):
@@ -43,17 +56,14 @@ class LivesRewardVecEnv(MaskedVecEnvWrapper):
 
     The learner's life units (lives, plus one while in the game) are read from its own
     observation (position 0 of the ``seats`` block) before and after each step, so any
-    Schnauz VecEnv works; the terminal observation is used on the last step. A life lost
+    Schnauz or Scat VecEnv works; the terminal observation is used on the last step. A life lost
     before the learner's first move of an episode (an instant showdown right after the
     deal) is not charged: the learner had no say in it.
     """
 
-    def __init__(self, venv: VecEnv, config: Any) -> None:
+    def __init__(self, venv: VecEnv, config: Any, game: str = "schnauz") -> None:
         super().__init__(venv)
-        seats = ObservationLayout(config).slices["seats"].start
-        # "still in" and "lives / most lives" of every relative position, learner first
-        cols = seats + np.arange(MAX_PLAYERS) * SEAT_FEATURES
-        self._in, self._lives = cols + SEAT_IN_GAME, cols + SEAT_LIVES
+        self._in, self._lives = life_columns(game, config)
         self._scale = float(config.lives)
         self._last = np.zeros(venv.num_envs)
 
@@ -61,7 +71,7 @@ class LivesRewardVecEnv(MaskedVecEnvWrapper):
     reward_scale = 1.0
 
     def all_units(self, obs: np.ndarray) -> np.ndarray:
-        """Life units of every relative position (learner first), shape ``(..., 6)``:
+        """Life units of every relative position (learner first), shape ``(..., seats)``:
         lives + 1 while in, 0 when out."""
         obs = np.asarray(obs)
         return obs[..., self._in] + np.rint(obs[..., self._lives] * self._scale)
@@ -123,8 +133,10 @@ class WinChanceRewardVecEnv(LivesRewardVecEnv):
     charged (as in :class:`LivesRewardVecEnv`).
     """
 
-    def __init__(self, venv: VecEnv, config: Any, scale: float = 8.0) -> None:
-        super().__init__(venv, config)
+    def __init__(
+        self, venv: VecEnv, config: Any, scale: float = 8.0, game: str = "schnauz"
+    ) -> None:
+        super().__init__(venv, config, game)
         self.reward_scale = float(scale)
 
     def potential(self, obs: np.ndarray) -> np.ndarray:

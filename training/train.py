@@ -60,7 +60,12 @@ from training.evaluation import (
     win_rate,
 )
 from training.pretrain import collect, load_data, pretrain
-from training.rewards import LivesRewardVecEnv, WinChanceRewardVecEnv, WinRewardVecEnv
+from training.rewards import (
+    LIVES_GAMES,
+    LivesRewardVecEnv,
+    WinChanceRewardVecEnv,
+    WinRewardVecEnv,
+)
 
 
 @dataclass
@@ -182,10 +187,12 @@ def make_vec_env(
             raise ValueError("--reward win needs --vec-env batched")
         venv = WinRewardVecEnv(venv, config.num_players)
     elif args.reward in ("lives", "win-chance"):
-        if args.game != "schnauz":
-            raise ValueError(f"--reward {args.reward} is for Schnauz")
+        if args.game not in LIVES_GAMES:
+            raise ValueError(
+                f"--reward {args.reward} is for the games played for lives ({', '.join(LIVES_GAMES)})"
+            )
         wrapper = LivesRewardVecEnv if args.reward == "lives" else WinChanceRewardVecEnv
-        venv = wrapper(venv, config)
+        venv = wrapper(venv, config, game=args.game)
     return venv, pool
 
 

@@ -104,6 +104,12 @@ def _feature_set(name: str, game: str, config: Any) -> Any:
         if name == EXPERT_FEATURES:
             return ExpertFeatures(config)
         known = [FEATURES_NAME, EXPERT_FEATURES]
+    elif game == "thirteen":
+        from policies import thirteen_features
+
+        if name == thirteen_features.FEATURES_NAME:
+            return thirteen_features.make(config)
+        known = [thirteen_features.FEATURES_NAME]
     else:
         known = []
     raise ValueError(

@@ -97,7 +97,15 @@ class _Planner(Policy):
         legal = np.flatnonzero(action_mask)
         if len(legal) == 1:
             return int(legal[0])
-        view = decode_observation(observation, self.config)
+        action = self.plan_action(decode_observation(observation, self.config))
+        if not action_mask[action]:  # cannot happen when the rules agree; say so loudly
+            raise RuntimeError(f"{self.name} chose illegal action {action}; legal: {legal}")
+        return action
+
+    def plan_action(self, view: SeatView) -> int:
+        """The action to take in the position ``view`` shows, on the observer's turn with
+        more than one legal action (a whole play is chosen when nothing is selected yet,
+        then built card by card)."""
         hand = tuple(STRENGTH[c] for c in view.hand)
         selected = tuple(STRENGTH[c] for c in view.selected)
         must = None if view.opening_card is None else STRENGTH[view.opening_card]
@@ -106,10 +114,7 @@ class _Planner(Policy):
             k = len(selected)
             plays = [p for p in plays if p[:k] == selected]
         plan = self.choose(view, hand, plays, allow_pass=not selected)
-        action = PASS if plan is None else next_action(selected, plan)
-        if not action_mask[action]:  # cannot happen when the rules agree; say so loudly
-            raise RuntimeError(f"{self.name} chose illegal action {action}; legal: {legal}")
-        return action
+        return PASS if plan is None else next_action(selected, plan)
 
     def choose(
         self, view: SeatView, hand: Play, plays: list[Play], allow_pass: bool

@@ -104,14 +104,13 @@ def _feature_set(name: str, game: str, config: Any) -> Any:
         if name == EXPERT_FEATURES:
             return ExpertFeatures(config)
         known = [FEATURES_NAME, EXPERT_FEATURES]
-    elif game == "thirteen":
-        from policies import thirteen_features
+    else:  # scat, thirteen: the expert's estimates, policies.<game>_features
+        import importlib
 
-        if name == thirteen_features.FEATURES_NAME:
-            return thirteen_features.make(config)
-        known = [thirteen_features.FEATURES_NAME]
-    else:
-        known = []
+        module = importlib.import_module(f"policies.{game}_features")
+        if name == module.FEATURES_NAME:
+            return module.make(config)
+        known = [module.FEATURES_NAME]
     raise ValueError(
         f"unknown feature set {name!r} for {game!r} (this package knows: {', '.join(known) or 'none'}); "
         "the model needs a newer package version"

@@ -51,6 +51,9 @@ from schnauz_env.scat.infoset import ScatView, decode_observation
 
 # ---------------------------------------------------------------- hand helpers
 
+#: The expert's discard score of a card whose loss leaves a blitz (above any other score).
+BLITZ_SCORE = 1e9
+
 
 @functools.cache
 def _values3(trinca: bool) -> list[float]:
@@ -247,6 +250,14 @@ class ExpertPolicy(Policy):
         return PASS if PASS in legal else legal[0]
 
     def _discard(self, view: ScatView, hand: list[int], pool: list[int]) -> int:
+        scores = self.discard_scores(view, hand, pool)
+        return scores.index(max(scores))  # the first best
+
+    def discard_scores(self, view: ScatView, hand: list[int], pool: list[int]) -> list[float]:
+        """The expert's score of throwing each card of ``hand`` (it throws the first of the
+        highest): the value left, plus ``potential`` times its expected gain from one more
+        card and a small penalty for feeding the next player its suit (not on a final
+        turn); a blitz left scores above everything."""
         trinca = self.config.trinca
         blitz = self.config.blitz_value
         nxt = next((k for k in range(1, view.num_players) if not view.out[k]), None)
@@ -254,23 +265,29 @@ class ExpertPolicy(Policy):
         if nxt is not None:
             for c in view.known[nxt]:
                 nxt_suits[c & 3] += POINTS[c]
-        best, best_i = -1e9, 0
+        scores = []
         for i, x in enumerate(hand):
             rest = hand[:i] + hand[i + 1 :]
             v = value_of(rest, trinca)
             if v == blitz and not view.final:
-                return i
+                scores.append(BLITZ_SCORE)
+                continue
             score = v
             if not view.final:
                 score += self.potential * expected_gain(rest, pool, trinca)
                 if nxt_suits[x & 3]:  # feeding the next player the suit it collects
                     score -= 0.05 * POINTS[x]
             score -= 0.001 * POINTS[x]  # on a tie keep the higher card
-            if score > best:
-                best, best_i = score, i
-        return best_i
+            scores.append(score)
+        return scores
 
     def _should_knock(self, view: ScatView, hand: list[int], pool: list[int]) -> bool:
+        return self.lowest_chance(view, hand, pool) < self.risk / len(view.active)
+
+    def lowest_chance(self, view: ScatView, hand: list[int], pool: list[int]) -> float:
+        """The Monte Carlo chance (``samples`` deals of the unseen cards, drawn with the
+        policy's generator) that ``hand`` is strictly the lowest after every opponent's
+        final turn (see the module docstring)."""
         cfg = self.config
         trinca = cfg.trinca
         mine = value_of(hand, trinca)
@@ -299,4 +316,4 @@ class ExpertPolicy(Policy):
                 lowest = min(lowest, value_of(h, trinca))
             if mine < lowest:
                 strict += 1
-        return strict / self.samples < self.risk / m
+        return strict / self.samples

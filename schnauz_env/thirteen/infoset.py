@@ -69,8 +69,12 @@ class SeatView:
         return [k for k in range(1, self.num_players) if self.holding[k]]
 
 
+#: The card int of each column (strength order), for turning a block into cards at once.
+_CARD_INTS = np.array([int(c) for c in CARD_OF], dtype=np.int64)
+
+
 def _cards(block: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(CARD_OF[s]) for s in np.flatnonzero(block > 0.5))
+    return tuple(_CARD_INTS[np.flatnonzero(block > 0.5)].tolist())
 
 
 def _one_hot(block: np.ndarray) -> int | None:

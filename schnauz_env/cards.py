@@ -15,6 +15,7 @@ card code    rank then suit letter: ``7C``, ``10H``, ``QS``, ``AD``; lower case
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("C", "S", "H", "D")
@@ -143,8 +144,10 @@ def format_cards(cards: Iterable[int], symbols: bool = False, sep: str = " ") ->
     return sep.join([table[int(c)] for c in cards])
 
 
+@cache
 def deck_of(min_rank: int, max_rank: int = 12) -> tuple[Card, ...]:
-    """All cards with rank index in ``min_rank..max_rank``, ordered by card index."""
+    """All cards with rank index in ``min_rank..max_rank``, ordered by card index
+    (one tuple per range, built once)."""
     return tuple(ALL_CARDS[r * 4 + s] for r in range(min_rank, max_rank + 1) for s in range(4))
 
 

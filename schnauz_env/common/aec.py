@@ -465,7 +465,9 @@ class CardGameEnv(AECEnv):
         """What ``agent`` sees now, with its action mask (all zeros unless it is to act).
 
         Also after its episode ended (the final observation, for learners)."""
-        game = self._started("observe")
+        game = self.game
+        if game is None:
+            raise self._not_started("observe")
         try:
             seat = self.agent_name_mapping[agent]
         except (KeyError, TypeError):
@@ -493,7 +495,8 @@ class CardGameEnv(AECEnv):
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """The observation, cumulative reward, termination, truncation and info of the
         agent to act (``agent_selection``)."""
-        self._started("last")
+        if self.game is None:
+            raise self._not_started("last")
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:
@@ -513,7 +516,9 @@ class CardGameEnv(AECEnv):
         """Play ``action`` (an integer) for ``agent_selection``; ``None`` for an agent
         whose episode ended. An illegal action raises ``ValueError`` (a non-integer
         ``TypeError``) and changes nothing."""
-        game = self._started("step")
+        game = self.game
+        if game is None:
+            raise self._not_started("step")
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:
@@ -577,8 +582,11 @@ class CardGameEnv(AECEnv):
     def _started(self, what: str) -> Any:
         """The game in progress; ``RuntimeError`` saying to call ``reset()`` before it."""
         if self.game is None:
-            raise RuntimeError(f"{what}() called before reset(); call reset() first")
+            raise self._not_started(what)
         return self.game
+
+    def _not_started(self, what: str) -> RuntimeError:
+        return RuntimeError(f"{what}() called before reset(); call reset() first")
 
     def _unknown_agent(self, agent: Any) -> ValueError:
         return ValueError(

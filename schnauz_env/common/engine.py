@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -385,7 +386,14 @@ def seat_counts(values: Any, n: int, name: str) -> list[int]:
 
 def shuffled_deck(cards: Sequence[Card], rng: np.random.Generator) -> list[int]:
     """``cards`` in the order of one permutation drawn from ``rng`` (first = top)."""
-    return [int(cards[i]) for i in rng.permutation(len(cards))]
+    ints = _card_ints(cards) if type(cards) is tuple else [int(c) for c in cards]
+    return [ints[i] for i in rng.permutation(len(ints)).tolist()]
+
+
+@cache
+def _card_ints(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    """``cards`` as plain ints (a variant's deck is one tuple, converted once)."""
+    return tuple(int(c) for c in cards)
 
 
 def round_rng(round_number: int, deck: Sequence[int]) -> np.random.Generator:

@@ -87,17 +87,19 @@ class TableVector:
     """A table vector (``vec``, written through the memoryview ``mv``) and the state
     facts it shows (``seen``, a game's own record of them)."""
 
-    __slots__ = ("layout", "mv", "seen", "vec")
+    __slots__ = ("layout", "maps", "mv", "seen", "vec")
 
     def __init__(self, layout: TableLayout, seen: object) -> None:
         self.layout = layout
         self.vec = np.zeros(layout.size, dtype=np.float32)
         self.mv = memoryview(self.vec)
         self.seen = seen
+        #: Each seat's index map (:meth:`TableLayout.index_map`).
+        self.maps = [layout.index_map(s) for s in range(layout.n)]
 
     def view(self, seat: int) -> np.ndarray:
         """``seat``'s observation: a new float32 vector."""
-        return self.vec[self.layout.index_map(seat)]
+        return self.vec[self.maps[seat]]
 
 
 class TableEncoder:
@@ -142,14 +144,15 @@ class CachedEncoder:
         self.encoder = encoder
         self.size = encoder.size
         self._table: TableVector | None = None
+        self._update = encoder.update
 
     def encode(self, state: Any, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
         table = self._table
         if table is None or table.layout.n != state.n:
             table = self._table = self.encoder.table_vector(state.n)
-        self.encoder.update(table, state)
-        return table.view(seat)
+        self._update(table, state)
+        return table.vec[table.maps[seat]]
 
 
 # Writers of a table vector's blocks (through its memoryview): each rewrites only what
@@ -157,8 +160,24 @@ class CachedEncoder:
 def write_slots(mv: memoryview, base: int, width: int, old: list[int], new: list[int]) -> None:
     """A block of one-hot slots (slot ``i`` of ``width`` entries holds card ``new[i]``;
     offset ``base``) that held ``old``: only the slots that changed."""
-    if len(old) == len(new):
-        for a, b in zip(old, new, strict=True):
+    size = len(new)
+    if len(old) == size:
+        if size == 3:  # a three-card hand or table: unrolled (a loop costs several times more)
+            a, b, c = old
+            x, y, z = new
+            if a != x:
+                mv[base + a] = 0.0
+                mv[base + x] = 1.0
+            base += width
+            if b != y:
+                mv[base + b] = 0.0
+                mv[base + y] = 1.0
+            if c != z:
+                base += width
+                mv[base + c] = 0.0
+                mv[base + z] = 1.0
+            return
+        for a, b in zip(old, new, strict=False):  # same length, checked above
             if a != b:
                 mv[base + a] = 0.0
                 mv[base + b] = 1.0

@@ -39,22 +39,41 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
-from schnauz_env.common.seat_views import (
-    TableEncoder,
-    TableLayout,
-    TableVector,
-    move_one,
-    write_set,
-    write_slots,
+from schnauz_env.common.lives_views import (
+    SEAT_AT_TABLE,
+    SEAT_IN_GAME,
+    SEAT_LIVES,
+    SEAT_NO_LIVES,
+    LivesSeen,
+    LivesTableEncoder,
 )
+from schnauz_env.common.seat_views import TableLayout, move_one
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
+
+__all__ = [
+    "NC",
+    "SEAT_AT_TABLE",
+    "SEAT_BUY_INS",
+    "SEAT_FEATURES",
+    "SEAT_IN_GAME",
+    "SEAT_LIVES",
+    "SEAT_ON_BUS",
+    "ObservationEncoder",
+    "ObservationLayout",
+    "P",
+    "lives_scale",
+    "phase_index",
+    "pile_weight",
+]
 
 P = MAX_PLAYERS
 SEAT_FEATURES = 5
 NC = 52
-#: The features of a position in the ``seats`` block, in order.
-SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_ON_BUS, SEAT_LIVES, SEAT_BUY_INS = range(SEAT_FEATURES)
+#: The features of a position in the ``seats`` block, in order: those of every game of
+#: lives (:mod:`schnauz_env.common.lives_views`), then buy-ins left.
+SEAT_ON_BUS = SEAT_NO_LIVES
+SEAT_BUY_INS = 4
 
 
 def pile_weight(depth: np.ndarray) -> np.ndarray:
@@ -95,19 +114,21 @@ class ObservationLayout(BlockLayout):
         super().__init__(blocks)
 
 
-class ObservationEncoder(TableEncoder):
+class ObservationEncoder(LivesTableEncoder):
     """Builds the observation vector of one seat from a :class:`ScatState`.
 
     :meth:`encode` writes every entry from the state; :meth:`cached` gives an encoder
     with the same ``encode`` that keeps one vector of the whole table and rewrites only
     what changed, then gathers the seat's view from it
-    (:mod:`schnauz_env.common.seat_views`; for an env stepping one game).
+    (:mod:`schnauz_env.common.seat_views`; the blocks Scat shares with Schnauz are kept
+    by :class:`~schnauz_env.common.lives_views.LivesTableEncoder`).
     """
 
+    seat_extra = "buy_ins_used"
+
     def __init__(self, config: ScatConfig) -> None:
-        self.config = config
-        self.layout = layout = ObservationLayout(config)
-        self.size = layout.size
+        layout = ObservationLayout(config)
+        super().__init__(config, layout, NC, 0)
         s = layout.slices
         self._hand = s["hand"].start
         self._top = s["discard_top"].start
@@ -127,7 +148,6 @@ class ObservationEncoder(TableEncoder):
             1.0 / config.buy_ins if config.buy_ins else 0.0,
         )
         self._lives_scale, self._buy_in_scale = self.seat_scales
-        self._tables: dict[int, TableLayout] = {}
 
     def encode(self, state: ScatState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -178,49 +198,26 @@ class ObservationEncoder(TableEncoder):
     def _new_seen(self, n: int) -> _Seen:
         return _Seen(n)
 
-    def _table_layout(self, n: int) -> TableLayout:
-        s = self.layout.slices
-        table = TableLayout(self.size, n)
-        table.seats(s["hand"].start, self.layout.hand_slots * NC, 1)
-        table.shared(s["discard_top"].start, NC)
-        table.shared(s["discard_pile"].start, NC)
-        table.seats(s["known"].start, NC, P - 1, first=1)
-        table.seats(s["seats"].start, SEAT_FEATURES, P)
-        table.seats(s["dealer"].start, 1, P)
-        table.seats(s["knocker"].start, 1, P)
-        table.seats(s["to_act"].start, 1, P)
-        table.shared(s["phase"].start, 4)
-        table.shared(s["stock"].start, 1)
-        return table
+    def _phase_index(self, state: ScatState) -> int:
+        return phase_index(state.phase == FINAL_TURNS, state.step == DISCARD)
 
-    def update(self, table: TableVector, state: ScatState) -> None:
-        """Bring ``table`` (from :meth:`table_vector`) up to ``state``: every fact that
-        differs from what it shows is cleared and written again, once for all seats."""
-        mv, seen = table.mv, table.seen
-        n = state.n
-        (
-            hand_at,
-            top_at,
-            pile_at,
-            known_at,
-            seats_at,
-            dealer_at,
-            knocker_at,
-            to_act_at,
-            phase_at,
-            stock_at,
-        ) = table.layout.starts
-        hands, seen_hands = state.hands, seen.hands
-        if hands != seen_hands:
-            width = self.layout.hand_slots * NC
-            for s in range(n):
-                hand = hands[s]
-                old = seen_hands[s]
-                if hand != old:
-                    write_slots(mv, hand_at + width * s, NC, old, hand)
-                    seen_hands[s] = list(hand)
+    def _add_blocks(self, table: TableLayout, slices: dict[str, slice]) -> None:
+        table.shared(slices["discard_top"].start, NC)
+        table.shared(slices["discard_pile"].start, NC)
+
+    def _write_seat_extra(self, mv: memoryview, start: int, counts: list[int]) -> None:
+        buy_ins, scale = self.config.buy_ins, self._buy_in_scale
+        f = start + SEAT_BUY_INS
+        for used in counts:
+            mv[f] = (buy_ins - used) * scale
+            f += SEAT_FEATURES
+
+    def _update_blocks(
+        self, mv: memoryview, seen: _Seen, state: ScatState, starts: tuple[int, ...]
+    ) -> None:
         pile = state.pile
         if pile != seen.pile:
+            top_at, pile_at = starts[-2:]
             for c in seen.pile:
                 mv[pile_at + c] = 0.0
             depth = len(pile) - 1
@@ -230,90 +227,18 @@ class ObservationEncoder(TableEncoder):
             if i != seen.top:
                 seen.top = move_one(mv, seen.top, i)
             seen.pile = list(pile)
-        known, seen_known = state.known, seen.known
-        if known != seen_known:
-            for s in range(n):
-                cards = known[s]
-                old = seen_known[s]
-                if cards != old:
-                    write_set(mv, known_at + NC * s, old, cards)
-                    seen_known[s] = set(cards)
-        lives, out, used = state.lives, state.out, state.buy_ins_used
-        if (
-            lives != seen.lives
-            or out != seen.out
-            or used != seen.used
-            or state.max_lives != seen.max_lives
-        ):
-            scale = (
-                self._lives_scale
-                if state.max_lives == self.config.lives
-                else lives_scale(state.max_lives)
-            )
-            buy_ins = self.config.buy_ins
-            f = seats_at
-            for s in range(n):
-                playing = not out[s]
-                mv[f + SEAT_AT_TABLE] = 1.0
-                mv[f + SEAT_IN_GAME] = 1.0 if playing else 0.0
-                mv[f + SEAT_ON_BUS] = 1.0 if playing and lives[s] == 0 else 0.0
-                mv[f + SEAT_LIVES] = lives[s] * scale if playing else 0.0
-                mv[f + SEAT_BUY_INS] = (buy_ins - used[s]) * self._buy_in_scale
-                f += SEAT_FEATURES
-            seen.lives, seen.out, seen.used = list(lives), list(out), list(used)
-            seen.max_lives = state.max_lives
-        i = dealer_at + state.dealer
-        if i != seen.dealer:
-            seen.dealer = move_one(mv, seen.dealer, i)
-        i = -1 if state.knocker is None else knocker_at + state.knocker
-        if i != seen.knocker:
-            seen.knocker = move_one(mv, seen.knocker, i)
-        phase = state.phase
-        if phase != OVER:
-            i = to_act_at + state.current
-            j = phase_at + phase_index(phase == FINAL_TURNS, state.step == DISCARD)
-        else:
-            i = j = -1
-        if i != seen.to_act:
-            seen.to_act = move_one(mv, seen.to_act, i)
-        if j != seen.phase:
-            seen.phase = move_one(mv, seen.phase, j)
-        stock = len(state.deck) - state.pos
-        if stock != seen.stock:
-            mv[stock_at] = stock / NC
-            seen.stock = stock
 
 
 #: ``pile_weight`` of every depth, as the encoder computes it (float32).
 _PILE_WEIGHTS = [np.float32(w) for w in pile_weight(np.arange(NC, dtype=np.float32))]
 
 
-class _Seen:
-    """The state facts a table vector shows (copies: the engine changes its in place)."""
+class _Seen(LivesSeen):
+    """The facts the table vector shows: :class:`LivesSeen`'s and the discard pile."""
 
-    __slots__ = (
-        "dealer",
-        "hands",
-        "knocker",
-        "known",
-        "lives",
-        "max_lives",
-        "out",
-        "phase",
-        "pile",
-        "stock",
-        "to_act",
-        "top",
-        "used",
-    )
+    __slots__ = ("pile", "top")
 
     def __init__(self, n: int) -> None:
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        super().__init__(n)
         self.pile: list[int] = []
-        self.known: list[set[int]] = [set() for _ in range(n)]
-        self.lives: list[int] | None = None
-        self.out: list[bool] | None = None
-        self.used: list[int] | None = None
-        self.max_lives: int | None = None
-        self.dealer = self.knocker = self.to_act = self.phase = self.top = -1
-        self.stock = 0
+        self.top = -1

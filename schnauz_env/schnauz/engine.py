@@ -49,7 +49,7 @@ from schnauz_env.common.engine import (
     stacked_decks,
 )
 from schnauz_env.schnauz.config import SchnauzConfig
-from schnauz_env.schnauz.hands import FIRE, SCHNAUZ, category_of, hand_key, hand_label
+from schnauz_env.schnauz.hands import FIRE, INSTANT_KEY, category_of, hand_key, hand_label, key_of
 
 KEEP, EXCHANGE = 0, 1
 SWAP_BASE = 2
@@ -237,7 +237,8 @@ class SchnauzState(LivesState):
         """The legal actions of the player to act (empty when the game is over)."""
         phase = self.phase
         if phase == TURNS:
-            return _LEGAL_TURN if self.knock_allowed() else _LEGAL_TURN_NO_KNOCK
+            knock = may_knock(phase, self.config.knock_in_first_circle, self.turns, self.num_active)
+            return _LEGAL_TURN if knock else _LEGAL_TURN_NO_KNOCK
         if phase == FINAL_CIRCLE:
             return _LEGAL_TURN_NO_KNOCK
         if phase == DEALER_CHOICE:
@@ -257,7 +258,7 @@ class SchnauzState(LivesState):
 
     def ends_round(self, hand: list[int]) -> bool:
         """Fire or Schnauz: the round ends at once with a showdown."""
-        return category_of(hand_key(hand)) >= SCHNAUZ
+        return key_of(*hand) >= INSTANT_KEY
 
     def action_to_string(self, action: int, symbols: bool = False) -> str:
         """Name ``action`` in this state, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""
@@ -301,13 +302,13 @@ class SchnauzState(LivesState):
             known.discard(given)
             known.add(taken)
             self.passes = 0
-            if category_of(hand_key(hand)) >= SCHNAUZ:
+            if self.ends_round(hand):
                 return self._showdown("instant")
         elif action == SWAP_ALL:
             hands[seat], self.table = self.table, hands[seat]
             self.known[seat] = set(hands[seat])
             self.passes = 0
-            if category_of(hand_key(hands[seat])) >= SCHNAUZ:
+            if self.ends_round(hands[seat]):
                 return self._showdown("instant")
         elif action == KNOCK:
             self.knocker = seat
@@ -343,7 +344,7 @@ class SchnauzState(LivesState):
             self.table = self.hands[d]
             self.hands[d] = sorted(fresh)
         for s in range(self.n):
-            if not self.out[s] and category_of(hand_key(self.hands[s])) >= SCHNAUZ:
+            if not self.out[s] and self.ends_round(self.hands[s]):
                 return self._showdown("instant")
         self.phase = TURNS
         self.current = self.next_active(d)
@@ -392,7 +393,8 @@ class SchnauzState(LivesState):
     def _showdown(self, reason: str) -> RoundResult:
         cfg = self.config
         seats = self.active
-        keys = {s: hand_key(self.hands[s], cfg.ties) for s in seats}
+        share = cfg.ties == "share"
+        keys = {s: key_of(*self.hands[s], share) for s in seats}
         fire_holder = next((s for s in seats if category_of(keys[s]) == FIRE), None)
         if cfg.fire_costs_all and fire_holder is not None:
             losers = [s for s in seats if s != fire_holder]

@@ -65,7 +65,10 @@ def suit_strength(suit: int) -> int:
 
 
 @cache
-def _key_sorted(a: int, b: int, c: int, share: bool) -> int:
+def key_of(a: int, b: int, c: int, share: bool = False) -> int:
+    """:func:`hand_key` of the hand ``a, b, c`` (card ints, in any order; ``share``: the
+    ``ties="share"`` rule), cached: one lookup, for the rules engine's every move."""
+    a, b, c = int(a), int(b), int(c)  # keys are ints, whatever ints the cards are
     ra, rb, rc = a >> 2, b >> 2, c >> 2
     sa, sb, sc = a & 3, b & 3, c & 3
     if ra == rb == rc:
@@ -97,8 +100,8 @@ def hand_key(cards: Iterable[int], ties: str = "break") -> int:
     Independent of the order of the cards. ``ties`` is the rule option: ``"break"``
     (suit and rank tie-breaks, RULES.md default) or ``"share"`` (equal values tie).
     """
-    a, b, c = sorted(int(x) for x in cards)
-    return _key_sorted(a, b, c, ties == "share")
+    a, b, c = sorted(map(int, cards))
+    return key_of(a, b, c, ties == "share")
 
 
 def category_of(key: int) -> int:
@@ -151,7 +154,7 @@ def key_table(config: SchnauzConfig, ties: str | None = None) -> np.ndarray:
         nc, lo = config.deck_size, 4 * config.min_rank
         table = np.zeros((nc, nc, nc), dtype=np.int32)
         for a, b, c in combinations(range(nc), 3):
-            table[a, b, c] = _key_sorted(a + lo, b + lo, c + lo, ties == "share")
+            table[a, b, c] = key_of(a + lo, b + lo, c + lo, ties == "share")
         _KEY_TABLES[cache_key] = table
     return table
 
@@ -174,7 +177,12 @@ def hand_points(key: int, cards: Iterable[int]) -> float:
 
 def hand_label(cards: Iterable[int]) -> str:
     """A readable name: ``"Fire"``, ``"Schnauz ♥"``, ``"30½"``, ``"21 ♣"``."""
-    cards = [int(c) for c in cards]
+    a, b, c = sorted(map(int, cards))
+    return _label_sorted(a, b, c)
+
+
+@cache
+def _label_sorted(*cards: int) -> str:
     cat = category_of(hand_key(cards))
     if cat == FIRE:
         return "Fire"

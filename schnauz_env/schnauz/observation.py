@@ -35,21 +35,35 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
-from schnauz_env.common.seat_views import (
-    TableEncoder,
-    TableLayout,
-    TableVector,
-    move_one,
-    write_set,
-    write_slots,
+from schnauz_env.common.lives_views import (
+    SEAT_AT_TABLE,
+    SEAT_IN_GAME,
+    SEAT_LIVES,
+    SEAT_NO_LIVES,
+    LivesSeen,
+    LivesTableEncoder,
 )
+from schnauz_env.common.seat_views import TableLayout, move_one, write_set, write_slots
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
-from schnauz_env.schnauz.engine import DEALER_CHOICE, OVER, TURNS, SchnauzState
+from schnauz_env.schnauz.engine import DEALER_CHOICE, TURNS, SchnauzState
+
+__all__ = [
+    "OBS_VERSION",
+    "SEAT_AT_TABLE",
+    "SEAT_FEATURES",
+    "SEAT_IN_GAME",
+    "SEAT_LIVES",
+    "SEAT_SWIMMING",
+    "ObservationEncoder",
+    "ObservationLayout",
+    "P",
+]
 
 P = MAX_PLAYERS
 SEAT_FEATURES = 4
-#: The features of a position in the ``seats`` block, in order.
-SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_SWIMMING, SEAT_LIVES = range(SEAT_FEATURES)
+#: The features of a position in the ``seats`` block, in order (those of every game of
+#: lives: :mod:`schnauz_env.common.lives_views`).
+SEAT_SWIMMING = SEAT_NO_LIVES
 #: Bumped whenever the layout changes, so saved models refuse a layout they were not trained on.
 OBS_VERSION = 1
 
@@ -76,23 +90,19 @@ class ObservationLayout(BlockLayout):
         super().__init__(blocks)
 
 
-class ObservationEncoder(TableEncoder):
+class ObservationEncoder(LivesTableEncoder):
     """Builds the observation vector of one seat from a :class:`SchnauzState`.
 
     The facts are written once per absolute seat into a table vector, and a seat's
-    observation is gathered from it (:mod:`schnauz_env.common.seat_views`).
+    observation is gathered from it (:mod:`schnauz_env.common.seat_views`; the blocks
+    Schnauz shares with Scat are kept by :class:`~schnauz_env.common.lives_views.LivesTableEncoder`).
     :meth:`encode` builds a new table vector each time; :meth:`cached` gives an encoder
     with the same ``encode`` that keeps its table vector and rewrites only what changed
     (for an env stepping one game).
     """
 
     def __init__(self, config: SchnauzConfig) -> None:
-        self.config = config
-        self.layout = layout = ObservationLayout(config)
-        self.size = layout.size
-        self._min_card = 4 * config.min_rank
-        self._n_cards = config.deck_size
-        self._tables: dict[int, TableLayout] = {}
+        super().__init__(config, ObservationLayout(config), config.deck_size, 4 * config.min_rank)
 
     def encode(self, state: SchnauzState, seat: int) -> np.ndarray:
         """The observation of ``seat`` as a new float32 vector."""
@@ -103,130 +113,41 @@ class ObservationEncoder(TableEncoder):
     def _new_seen(self, n: int) -> _Seen:
         return _Seen(n)
 
-    def _table_layout(self, n: int) -> TableLayout:
-        s = self.layout.slices
-        nc = self._n_cards
-        table = TableLayout(self.size, n)
-        table.seats(s["hand"].start, 3 * nc, 1)
-        table.shared(s["table"].start, 3 * nc)
-        table.shared(s["out_of_play"].start, nc)
-        table.seats(s["known"].start, nc, P - 1, first=1)
-        table.seats(s["seats"].start, SEAT_FEATURES, P)
-        table.seats(s["dealer"].start, 1, P)
-        table.seats(s["knocker"].start, 1, P)
-        table.seats(s["to_act"].start, 1, P)
-        table.shared(s["phase"].start, 3)
-        table.shared(s["passes"].start, P)
-        table.shared(s["stock"].start, 1)
-        return table
+    def _phase_index(self, state: SchnauzState) -> int:
+        phase = state.phase
+        return 0 if phase == DEALER_CHOICE else 1 if phase == TURNS else 2
 
-    def update(self, table: TableVector, state: SchnauzState) -> None:
-        """Bring ``table`` (from :meth:`table_vector`) up to ``state``: every fact that
-        differs from what it shows is cleared and written again, once for all seats."""
-        mv, seen = table.mv, table.seen
-        n = state.n
-        nc = self._n_cards
-        lo = self._min_card
-        (
-            hand_at,
-            table_at,
-            oop_at,
-            known_at,
-            seats_at,
-            dealer_at,
-            knocker_at,
-            to_act_at,
-            phase_at,
-            passes_at,
-            stock_at,
-        ) = table.layout.starts
-        hands, seen_hands = state.hands, seen.hands
-        if hands != seen_hands:
-            for s in range(n):
-                hand = hands[s]
-                old = seen_hands[s]
-                if hand != old:
-                    write_slots(mv, hand_at + 3 * nc * s - lo, nc, old, hand)
-                    seen_hands[s] = list(hand)
+    def _add_blocks(self, table: TableLayout, slices: dict[str, slice]) -> None:
+        table.shared(slices["table"].start, 3 * self._cols)
+        table.shared(slices["out_of_play"].start, self._cols)
+        table.shared(slices["passes"].start, P)
+
+    def _update_blocks(
+        self, mv: memoryview, seen: _Seen, state: SchnauzState, starts: tuple[int, ...]
+    ) -> None:
+        table_at, oop_at, passes_at = starts[-3:]
+        lo = self._lo
         cards = state.table
         if cards != seen.table:
-            write_slots(mv, table_at - lo, nc, seen.table, cards)
+            write_slots(mv, table_at - lo, self._cols, seen.table, cards)
             seen.table = list(cards)
         cards = state.out_of_play
         if cards != seen.oop:
             write_set(mv, oop_at - lo, seen.oop, cards)
             seen.oop = list(cards)
-        known, seen_known = state.known, seen.known
-        if known != seen_known:
-            for s in range(n):
-                cards = known[s]
-                old = seen_known[s]
-                if cards != old:
-                    write_set(mv, known_at + nc * s - lo, old, cards)
-                    seen_known[s] = set(cards)
-        lives, out = state.lives, state.out
-        if lives != seen.lives or out != seen.out or state.max_lives != seen.max_lives:
-            lives_scale = 1.0 / max(state.max_lives, 1)
-            f = seats_at
-            for s in range(n):
-                playing = not out[s]
-                mv[f + SEAT_AT_TABLE] = 1.0
-                mv[f + SEAT_IN_GAME] = 1.0 if playing else 0.0
-                mv[f + SEAT_SWIMMING] = 1.0 if playing and lives[s] == 0 else 0.0
-                mv[f + SEAT_LIVES] = lives[s] * lives_scale if playing else 0.0
-                f += SEAT_FEATURES
-            seen.lives, seen.out, seen.max_lives = list(lives), list(out), state.max_lives
-        i = dealer_at + state.dealer
-        if i != seen.dealer:
-            seen.dealer = move_one(mv, seen.dealer, i)
-        i = -1 if state.knocker is None else knocker_at + state.knocker
-        if i != seen.knocker:
-            seen.knocker = move_one(mv, seen.knocker, i)
-        phase = state.phase
-        if phase != OVER:
-            i = to_act_at + state.current
-            j = phase_at + (0 if phase == DEALER_CHOICE else 1 if phase == TURNS else 2)
-        else:
-            i = j = -1
-        if i != seen.to_act:
-            seen.to_act = move_one(mv, seen.to_act, i)
-        if j != seen.phase:
-            seen.phase = move_one(mv, seen.phase, j)
         i = passes_at + min(state.passes, P - 1)
         if i != seen.passes:
             seen.passes = move_one(mv, seen.passes, i)
-        stock = len(state.deck) - state.pos
-        if stock != seen.stock:
-            mv[stock_at] = stock / nc
-            seen.stock = stock
 
 
-class _Seen:
-    """The state facts a table vector shows (copies: the engine changes its in place)."""
+class _Seen(LivesSeen):
+    """The facts the table vector shows: :class:`LivesSeen`'s, the table, the cards out
+    of play and the passes."""
 
-    __slots__ = (
-        "dealer",
-        "hands",
-        "knocker",
-        "known",
-        "lives",
-        "max_lives",
-        "oop",
-        "out",
-        "passes",
-        "phase",
-        "stock",
-        "table",
-        "to_act",
-    )
+    __slots__ = ("oop", "passes", "table")
 
     def __init__(self, n: int) -> None:
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        super().__init__(n)
         self.table: list[int] = []
         self.oop: list[int] = []
-        self.known: list[set[int]] = [set() for _ in range(n)]
-        self.lives: list[int] | None = None
-        self.out: list[bool] | None = None
-        self.max_lives: int | None = None
-        self.dealer = self.knocker = self.to_act = self.phase = self.passes = -1
-        self.stock = 0
+        self.passes = -1

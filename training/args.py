@@ -227,9 +227,11 @@ def parse_args(
     description: str,
     prog: str,
     renamed: Mapping[str, str] | None = None,
+    default: T | None = None,
 ) -> T:
     """Read ``cls`` (a settings dataclass) from ``argv`` (default ``sys.argv[1:]``) with
-    tyro; deprecated flags in ``renamed`` are accepted with a warning."""
+    tyro; deprecated flags in ``renamed`` are accepted with a warning. ``default``: the
+    settings flags not given take (else the dataclass defaults)."""
     import tyro
 
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -238,11 +240,24 @@ def parse_args(
     shown = io.StringIO()
     try:
         with contextlib.redirect_stderr(shown):
-            return tyro.cli(cls, args=argv, prog=prog, description=description)
+            return tyro.cli(cls, args=argv, prog=prog, description=description, default=default)
     except SystemExit as stop:
         if stop.code in (0, None):
             raise
         fail(prog, _one_line(shown.getvalue()) or f"bad arguments: {' '.join(argv)}")
+
+
+def flag_value(argv: Sequence[str], flag: str) -> str | None:
+    """The value given to ``flag`` in ``argv`` (``--flag value`` or ``--flag=value``; the
+    last one wins, as in the parser), else ``None``: for settings that choose the
+    defaults of the others, read before the whole command line is parsed."""
+    value = None
+    for i, arg in enumerate(argv):
+        if arg == flag and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith(flag + "="):
+            value = arg.split("=", 1)[1]
+    return value
 
 
 def _one_line(box: str) -> str:

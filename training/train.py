@@ -48,6 +48,7 @@ from training.args import (
     check_table_args,
     default_run_name,
     fail,
+    flag_value,
     new_run_dir,
     parse_args,
     rule_options,
@@ -59,6 +60,7 @@ from training.evaluation import (
     print_row,
     win_rate,
 )
+from training.presets import preset
 from training.pretrain import collect, load_data, pretrain
 from training.rewards import (
     LIVES_GAMES,
@@ -123,6 +125,9 @@ class Args(PPOArgs, TableArgs):
     torch_threads: int = 1
     """torch CPU threads; 1 is fastest for these small networks (more threads spin and
     fight the environment processes for the cores)"""
+    preset: str = "none"
+    """a named recipe (training.presets; 'strong' for scat and thirteen: the recipe of the
+    shipped model): its settings replace these defaults, and flags given still win"""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -525,7 +530,14 @@ BOUNDS = {
 
 def main(argv: list[str] | None = None) -> None:
     prog = "python -m training.train"
-    args = parse_args(Args, argv, __doc__.split("\n")[0], prog)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    game = flag_value(argv, "--game") or Args.game
+    name = flag_value(argv, "--preset") or "none"
+    try:
+        default = Args(**{**preset(game, name), "game": game, "preset": name})
+    except ValueError as err:
+        fail(prog, str(err))
+    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, default=default)
     try:
         check_table_args(args)
         check_ranges(args, BOUNDS)

@@ -1,0 +1,84 @@
+"""Named recipes for ``python -m training.train --preset NAME``: the settings that trained
+the shipped models, one command each.
+
+A preset replaces the trainer's defaults; any flag given on the command line still
+wins (``--preset strong --total-steps 20000`` is the same recipe on a small budget).
+
+========  ===========  ================================================================
+game      preset       recipe
+========  ===========  ================================================================
+scat      ``strong``   clone ``expert`` through the ``scat-expert-v1`` features (its
+                       estimates as inputs), then MaskablePPO against three ``expert``
+                       on the batched engine with the ``win-chance`` reward, the rate
+                       decayed linearly to 0
+thirteen  ``strong``   clone ``expert`` through ``thirteen-expert-v1`` (its next move
+                       as inputs), then MaskablePPO against three ``expert`` on the
+                       batched engine with the place reward, the rate decayed to 0
+========  ===========  ================================================================
+
+The wall time of each on a 2-core machine is in the README (section "Trained agents").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: What the presets share: the batched engine, a cloned start, PPO settings that keep it.
+_COMMON: dict[str, Any] = {
+    "vec_env": "batched",
+    "table_sizes": (4,),
+    "num_envs": 64,
+    "n_steps": 64,
+    "batch_size": 2048,
+    "n_epochs": 5,
+    "lr_schedule": "linear",
+    "gamma": 0.99,
+    "ent_coef": 0.001,
+    "target_kl": 0.05,
+    "net_arch": (256, 256),
+    "opponents": ("expert",),
+    "pretrain_teacher": "expert",
+    "pretrain_epochs": 5,
+    "eval_games": 200,
+    "eval_opponents": ("expert", "greedy"),
+}
+
+PRESETS: dict[str, dict[str, dict[str, Any]]] = {
+    "scat": {
+        "strong": {
+            **_COMMON,
+            "features": "scat-expert-v1",
+            "reward": "win-chance",
+            "learning_rate": 1e-4,
+            "pretrain_games": 600,
+            "total_steps": 600_000,
+            "eval_every": 200_000,
+        },
+    },
+    "thirteen": {
+        "strong": {
+            **_COMMON,
+            "features": "thirteen-expert-v1",
+            "reward": "place",
+            "learning_rate": 1e-4,
+            "pretrain_games": 1000,
+            "total_steps": 800_000,
+            "eval_every": 200_000,
+        },
+    },
+}
+
+
+def preset_names(game: str) -> list[str]:
+    """The presets of ``game`` (besides ``none``)."""
+    return sorted(PRESETS.get(game, {}))
+
+
+def preset(game: str, name: str) -> dict[str, Any]:
+    """The settings of preset ``name`` for ``game`` (``none``: no settings)."""
+    if name == "none":
+        return {}
+    if name not in PRESETS.get(game, {}):
+        have = ", ".join(preset_names(game)) or "none yet"
+        raise ValueError(f"no preset {name!r} for {game} (presets for {game}: {have})")
+    return dict(PRESETS[game][name])

@@ -181,8 +181,8 @@ def save_model(
     config: Any,
     table_sizes: list[int],
     activation: str,
-    obs_size: int,
-    num_actions: int,
+    obs_size: int | None = None,
+    num_actions: int | None = None,
     extra: dict[str, Any] | None = None,
     features: str | None = None,
 ) -> Path:
@@ -190,7 +190,14 @@ def save_model(
 
     ``obs_size`` is the environment's observation size; with ``features`` (a feature
     set name) the first layer takes the observation plus that feature set's block.
+    Both sizes are read off the weights when not given (the first layer's inputs less
+    the feature block; the last layer's outputs).
     """
+    if obs_size is None:
+        block = feature_transform(features, game, config).size if features else 0
+        obs_size = int(np.shape(weights[0][0])[0]) - block
+    if num_actions is None:
+        num_actions = int(np.shape(weights[-1][0])[1])
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_suffix(".npz")
@@ -534,9 +541,6 @@ def export_sb3(
         config,
         table_sizes,
         name,
-        obs_size=weights[0][0].shape[0]
-        - (feature_transform(features, game, config).size if features else 0),
-        num_actions=weights[-1][0].shape[1],
         extra=extra,
         features=features,
     )

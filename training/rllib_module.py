@@ -108,15 +108,7 @@ def export_module(
 
     if not isinstance(module, MaskedMLPModule):
         raise ValueError(f"only MaskedMLPModule can be exported, got {type(module).__name__}")
-    weights = module.actor_weights()
+    extra = {"trainer": "rllib", **(extra or {})}
     return save_model(
-        path,
-        weights,
-        game,
-        config,
-        table_sizes,
-        module.activation,
-        obs_size=weights[0][0].shape[0],
-        num_actions=weights[-1][0].shape[1],
-        extra={"trainer": "rllib", **(extra or {})},
+        path, module.actor_weights(), game, config, table_sizes, module.activation, extra=extra
     )

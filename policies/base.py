@@ -87,3 +87,57 @@ def __getattr__(name: str) -> Any:
         # goes with the deprecated path.
         return getattr(importlib.import_module("policies.registry"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class RowFeatures:
+    """Base of a feature set computed one observation at a time in Python: subclasses set
+    ``name``, ``size`` and ``obs_size`` and write a row's block in :meth:`row`.
+
+    A feature set is a callable ``obs_batch -> obs_batch ++ block`` (what
+    :class:`~schnauz_env.wrappers.vec_env.FeatureVecEnv` and model files apply). Each
+    row's ``seed`` is a hash of that observation (a fixed random projection), so a block
+    with sampled numbers is still a deterministic function of what the seat sees.
+    """
+
+    name: str = "features"
+    size: int = 0
+
+    def __init__(self, config: Any, obs_size: int, seed: int = 0) -> None:
+        self.config = config
+        self.obs_size = obs_size
+        self._mix = np.random.default_rng(seed).random(obs_size) * 2.0**20
+
+    def seeds(self, obs: np.ndarray) -> np.ndarray:
+        """The per-row seeds of a batch: a hash of each observation."""
+        h = np.asarray(obs, dtype=np.float64) @ self._mix
+        return (np.floor(h * 4096.0) % 2**32).astype(np.int64)
+
+    def row(self, obs: np.ndarray, seed: int, out: np.ndarray) -> None:
+        """Write the block of one observation into ``out`` (zeros on entry)."""
+        raise NotImplementedError
+
+    def features(self, obs: np.ndarray) -> np.ndarray:
+        """The block of one observation or of a batch ``(B, obs_size)``."""
+        obs = np.asarray(obs, dtype=np.float32)
+        single = obs.ndim == 1
+        batch = obs[None] if single else obs
+        if batch.ndim != 2 or batch.shape[1] != self.obs_size:
+            raise ValueError(f"observations of shape {obs.shape}, expected (B, {self.obs_size})")
+        out = np.zeros((batch.shape[0], self.size), dtype=np.float32)
+        if len(batch):
+            for i, (row, seed) in enumerate(zip(batch, self.seeds(batch), strict=True)):
+                self.row(row, int(seed), out[i])
+        return out[0] if single else out
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` with its feature block appended (last axis)."""
+        obs = np.asarray(obs, dtype=np.float32)
+        return np.concatenate([obs, self.features(obs)], axis=-1)
+
+
+def with_params(policy: Policy, params: dict[str, Any]) -> Policy:
+    """``policy`` with ``params`` set on the instance (a feature set's frozen version of a
+    scripted player's tunables: retuning the class's defaults leaves it alone)."""
+    for key, value in params.items():
+        setattr(policy, key, value)
+    return policy

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from policies.base import RowFeatures, with_params
 from policies.scat import BLITZ_SCORE, ExpertPolicy, best_keep, expected_draw, value_of
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.infoset import decode_observation
@@ -69,28 +70,17 @@ OFFSET = {name: sum(n for _, n in BLOCKS[:i]) for i, (name, _) in enumerate(BLOC
 SCALE = 31.0
 
 
-class ScatExpertFeatures:
+class ScatExpertFeatures(RowFeatures):
     """The ``scat-expert-v1`` feature set: ``obs_batch -> obs ++ expert estimates``."""
 
     name = FEATURES_NAME
     size = SIZE
 
     def __init__(self, config: ScatConfig, seed: int = 0) -> None:
-        self.config = config
-        self.obs_size = ObservationEncoder(config).size
-        self.expert = ExpertPolicy(config, seed=seed)
-        for key, value in V1_PARAMS.items():
-            setattr(self.expert, key, value)  # the instance's values, not the class's
-        # Row hash: a fixed random projection of the observation, its bits as the seed.
-        self._mix = np.random.default_rng(seed).random(self.obs_size) * 2.0**20
-
-    def seeds(self, obs: np.ndarray) -> np.ndarray:
-        """The per-row seeds of a batch: a hash of each observation."""
-        h = np.asarray(obs, dtype=np.float64) @ self._mix
-        return (np.floor(h * 4096.0) % 2**32).astype(np.int64)
+        super().__init__(config, ObservationEncoder(config).size, seed)
+        self.expert = with_params(ExpertPolicy(config, seed=seed), V1_PARAMS)
 
     def row(self, obs: np.ndarray, seed: int, out: np.ndarray) -> None:
-        """Write the block of one observation into ``out`` (zeros on entry)."""
         cfg = self.config
         view = decode_observation(obs, cfg)
         if view.to_act != 0 or not view.hand:
@@ -126,24 +116,6 @@ class ScatExpertFeatures:
             chance = expert.lowest_chance(view, hand, pool)
             out[OFFSET["lowest_chance"]] = chance
             out[OFFSET["knock"]] = float(chance < limit)
-
-    def features(self, obs: np.ndarray) -> np.ndarray:
-        """The 18-number block of one observation or a batch ``(B, obs_size)``."""
-        obs = np.asarray(obs, dtype=np.float32)
-        single = obs.ndim == 1
-        batch = obs[None] if single else obs
-        if batch.ndim != 2 or batch.shape[1] != self.obs_size:
-            raise ValueError(f"observations of shape {obs.shape}, expected (B, {self.obs_size})")
-        out = np.zeros((batch.shape[0], self.size), dtype=np.float32)
-        if len(batch):
-            for i, (row, seed) in enumerate(zip(batch, self.seeds(batch), strict=True)):
-                self.row(row, int(seed), out[i])
-        return out[0] if single else out
-
-    def __call__(self, obs: np.ndarray) -> np.ndarray:
-        """``obs`` with its feature block appended (last axis)."""
-        obs = np.asarray(obs, dtype=np.float32)
-        return np.concatenate([obs, self.features(obs)], axis=-1)
 
 
 def make(config: Any) -> ScatExpertFeatures:

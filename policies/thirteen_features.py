@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from policies.base import RowFeatures, with_params
 from policies.thirteen import ExpertPolicy
 from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS, PLAY
@@ -38,18 +39,15 @@ FEATURES_NAME = "thirteen-expert-v1"
 V1_PARAMS: dict[str, float] = {"spend_penalty": 1.0, "margin": -0.25}
 
 
-class ThirteenExpertFeatures:
+class ThirteenExpertFeatures(RowFeatures):
     """The ``thirteen-expert-v1`` feature set: ``obs_batch -> obs ++ expert move``."""
 
     name = FEATURES_NAME
     size = NUM_ACTIONS
 
     def __init__(self, config: ThirteenConfig, seed: int = 0) -> None:
-        self.config = config
-        self.obs_size = ObservationEncoder(config).size
-        self.expert = ExpertPolicy(config, seed=seed)
-        for key, value in V1_PARAMS.items():
-            setattr(self.expert, key, value)  # the instance's values, not the class's
+        super().__init__(config, ObservationEncoder(config).size, seed)
+        self.expert = with_params(ExpertPolicy(config, seed=seed), V1_PARAMS)
 
     def expert_action(self, obs: np.ndarray) -> int | None:
         """The expert's action in the position ``obs`` shows (``None``: not the
@@ -63,24 +61,12 @@ class ThirteenExpertFeatures:
             return PLAY
         return self.expert.plan_action(view)
 
-    def features(self, obs: np.ndarray) -> np.ndarray:
-        """The 54-number block of one observation or a batch ``(B, obs_size)``."""
-        obs = np.asarray(obs, dtype=np.float32)
-        single = obs.ndim == 1
-        batch = obs[None] if single else obs
-        if batch.ndim != 2 or batch.shape[1] != self.obs_size:
-            raise ValueError(f"observations of shape {obs.shape}, expected (B, {self.obs_size})")
-        out = np.zeros((batch.shape[0], self.size), dtype=np.float32)
-        for i, row in enumerate(batch):
-            action = self.expert_action(row)
-            if action is not None:
-                out[i, action] = 1.0
-        return out[0] if single else out
-
-    def __call__(self, obs: np.ndarray) -> np.ndarray:
-        """``obs`` with its feature block appended (last axis)."""
-        obs = np.asarray(obs, dtype=np.float32)
-        return np.concatenate([obs, self.features(obs)], axis=-1)
+    def row(self, obs: np.ndarray, seed: int, out: np.ndarray) -> None:
+        """The one-hot of :meth:`expert_action` (the expert does not sample: ``seed``
+        is unused)."""
+        action = self.expert_action(obs)
+        if action is not None:
+            out[action] = 1.0
 
 
 def make(config: Any) -> ThirteenExpertFeatures:

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from schnauz_env.cards import format_card, parse_card, parse_cards
 from schnauz_env.schnauz import SchnauzConfig, SchnauzState, swap_action
@@ -111,3 +112,43 @@ def run_in_workers(run: Callable[[int], Mapping[str, int]], count: int) -> dict[
             totals[key] = totals.get(key, 0) + v
     print("differential totals:", totals)
     return totals
+
+
+def golden_positions(
+    game: str, count: int, seed: int, pick: Callable[[Any, Any], tuple[bool, int]]
+) -> Any:
+    """Observations of ``count`` positions met in seeded four-player games of ``game``
+    (the golden files of the feature sets). ``pick(state, rng) -> (keep, action)`` says
+    whether to keep the position and which move to make; only the rules engine and
+    numpy's generator decide them, no policy that could be retuned."""
+    import numpy as np
+
+    from schnauz_env.games import game_module
+
+    module = game_module(game)
+    config = module.Config(num_players=4)
+    enc = module.ObservationEncoder(config)
+    rng = np.random.default_rng(seed)
+    obs = []
+    game_no = 0
+    while len(obs) < count:
+        state = module.new_game(config, np.random.default_rng([seed, game_no]))
+        game_no += 1
+        while not state.game_over and len(obs) < count:
+            keep, action = pick(state, rng)
+            if keep:
+                obs.append(enc.encode(state, state.current))
+            state.apply(action)
+    return np.stack(obs).astype(np.float32)
+
+
+def write_golden(path: Any, features: Any, positions: Any) -> None:
+    """Write a feature set's golden file: the positions and their feature block."""
+    import numpy as np
+
+    from schnauz_env.common.files import atomic_write
+
+    block = features.features(positions)
+    save = lambda f: np.savez_compressed(f, obs=positions, features=block)  # noqa: E731
+    atomic_write(path, save, overwrite=True, binary=True)
+    print(f"wrote {path}: {len(positions)} positions")

@@ -50,9 +50,9 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
             "features": "scat-expert-v1",
             "reward": "win-chance",
             "learning_rate": 1e-4,
-            "pretrain_games": 600,
-            "total_steps": 600_000,
-            "eval_every": 200_000,
+            "pretrain_games": 200,
+            "total_steps": 500_000,
+            "eval_every": 250_000,
         },
     },
     "thirteen": {

@@ -45,6 +45,11 @@ def action_index(action: Any) -> int:
     raise TypeError(f"an action must be an integer (int or numpy integer), got {what}")
 
 
+#: How many masks of distinct sets of legal actions a state class keeps (each game has
+#: few such sets; Thirteen's most).
+MAX_MASKS = 4096
+
+
 class EngineState:
     """Base of the engines' state classes (slotted; the subclass names every slot).
 
@@ -63,6 +68,8 @@ class EngineState:
     #: Size of the game's action table, and the phase value of a finished game.
     num_actions: ClassVar[int]
     over_phase: ClassVar[int]
+    #: The mask of each tuple of legal actions met so far (:meth:`legal_mask` copies it).
+    _masks: ClassVar[dict[tuple[int, ...], np.ndarray]] = {}
 
     n: int
     current: int
@@ -115,9 +122,18 @@ class EngineState:
 
     def legal_mask(self) -> np.ndarray:
         """A new ``(num_actions,)`` int8 mask: 1 exactly for the legal actions."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        mask[list(self.legal_actions())] = 1
-        return mask
+        legal = self.legal_actions()
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[list(legal)] = 1
+            if len(self._masks) < MAX_MASKS:
+                self._masks[tuple(legal)] = mask
+        return mask.copy()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._masks = {}
 
     def is_legal(self, action: int) -> bool:
         return action in self.legal_actions()

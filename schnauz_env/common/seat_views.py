@@ -183,10 +183,19 @@ def write_slots(mv: memoryview, base: int, width: int, old: list[int], new: list
                 mv[base + b] = 1.0
             base += width
         return
-    for i, c in enumerate(old):
-        mv[base + i * width + c] = 0.0
-    for i, c in enumerate(new):
-        mv[base + i * width + c] = 1.0
+    # A card came or went: the slots both have are rewritten where they differ, the
+    # rest cleared or written.
+    common = min(len(old), size)
+    for i in range(common):
+        a, b = old[i], new[i]
+        if a != b:
+            at = base + i * width
+            mv[at + a] = 0.0
+            mv[at + b] = 1.0
+    for i in range(common, len(old)):
+        mv[base + i * width + old[i]] = 0.0
+    for i in range(common, size):
+        mv[base + i * width + new[i]] = 1.0
 
 
 def write_set(mv: memoryview, base: int, old: Collection[int], new: Collection[int]) -> None:

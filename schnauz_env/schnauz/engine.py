@@ -100,17 +100,6 @@ _LEGAL_TURN = (*_SWAPS, SWAP_ALL, PASS, KNOCK)
 _LEGAL_TURN_NO_KNOCK = (*_SWAPS, SWAP_ALL, PASS)
 
 
-def _mask_array(legal: tuple[int, ...]) -> np.ndarray:
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[list(legal)] = 1
-    return mask
-
-
-_MASKS = {
-    legal: _mask_array(legal) for legal in ((), _LEGAL_DEALER, _LEGAL_TURN, _LEGAL_TURN_NO_KNOCK)
-}
-
-
 @dataclass
 class RoundResult:
     """What a showdown revealed and decided; ``to_dict()`` gives card codes for logs."""
@@ -245,10 +234,6 @@ class SchnauzState(LivesState):
             return _LEGAL_DEALER
         return ()
 
-    def legal_mask(self) -> np.ndarray:
-        """A new ``(14,)`` int8 mask: 1 exactly for the legal actions."""
-        return _MASKS[self.legal_actions()].copy()
-
     def sealed_seats(self, seat: int) -> list[int]:
         """After the dealer's choice every hand in the round has been checked, and
         each swap checks the swapper's: nobody else in the round holds Fire or Schnauz."""
@@ -258,7 +243,7 @@ class SchnauzState(LivesState):
 
     def ends_round(self, hand: list[int]) -> bool:
         """Fire or Schnauz: the round ends at once with a showdown."""
-        return key_of(*hand) >= INSTANT_KEY
+        return key_of(*hand, False) >= INSTANT_KEY
 
     def action_to_string(self, action: int, symbols: bool = False) -> str:
         """Name ``action`` in this state, e.g. ``"swap 7♣ (hand) for K♥ (table)"``."""

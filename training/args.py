@@ -18,7 +18,7 @@ import re
 import sys
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, NoReturn, TypeVar
@@ -278,3 +278,24 @@ def _one_line(box: str) -> str:
     if len(blocks) > 1 and len(blocks[0]) == 1 and ":" not in blocks[0][0]:
         blocks = blocks[1:]  # an unboxed title: "Value error"
     return " ".join(blocks[0]) if blocks else ""
+
+
+def run_command(
+    cls: type[T],
+    run: Callable[[T], Any],
+    argv: Sequence[str] | None,
+    prog: str,
+    description: str,
+    bounds: Mapping[str, tuple[float | None, float | None]],
+    renamed: Mapping[str, str] | None = None,
+    default: T | None = None,
+) -> None:
+    """A trainer's command: read ``cls`` from ``argv``, check the tables and ``bounds``,
+    then ``run(args)``; a bad setting ends it with a one-line error (exit code 2)."""
+    args = parse_args(cls, argv, description, prog, renamed, default)
+    try:
+        check_table_args(args)  # type: ignore[arg-type]
+        check_ranges(args, bounds)
+        run(args)
+    except ValueError as err:
+        fail(prog, str(err))

@@ -40,21 +40,12 @@ from schnauz_env.common.files import write_text
 from training.args import (
     PPOArgs,
     TableArgs,
-    check_ranges,
-    check_table_args,
     default_run_name,
-    fail,
     new_run_dir,
-    parse_args,
     rule_options,
+    run_command,
 )
-from training.evaluation import (
-    append_rows,
-    baseline_columns,
-    plot_learning_curve,
-    print_row,
-    win_rate,
-)
+from training.evaluation import append_rows, baseline_columns, plot_learning_curve, print_row
 
 MODULE_ID = "learner"
 ENV_NAME = "schnauz_env_table"
@@ -379,6 +370,8 @@ def evaluate_model(
         stacklevel=2,
     )
     players, games, seed = args.eval_table_size, args.eval_games, args.seed + 7
+    from training.evaluation import win_rate
+
     return win_rate(path, opponent, args.game, players, rules, games, seed, args.eval_workers)
 
 
@@ -404,13 +397,7 @@ BOUNDS = {
 
 def main(argv: list[str] | None = None) -> None:
     prog = "python -m training.rllib_train"
-    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, RENAMED_FLAGS)
-    try:
-        check_table_args(args)
-        check_ranges(args, BOUNDS)
-        train(args)
-    except ValueError as err:
-        fail(prog, str(err))
+    run_command(Args, train, argv, prog, __doc__.split("\n")[0], BOUNDS, RENAMED_FLAGS)
 
 
 if __name__ == "__main__":

@@ -44,14 +44,12 @@ from schnauz_env.wrappers.vec_env import FeatureVecEnv
 from training.args import (
     PPOArgs,
     TableArgs,
-    check_ranges,
-    check_table_args,
     default_run_name,
     fail,
     flag_value,
     new_run_dir,
-    parse_args,
     rule_options,
+    run_command,
 )
 from training.evaluation import (
     append_rows,
@@ -537,13 +535,7 @@ def main(argv: list[str] | None = None) -> None:
         default = Args(**{**preset(game, name), "game": game, "preset": name})
     except ValueError as err:
         fail(prog, str(err))
-    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, default=default)
-    try:
-        check_table_args(args)
-        check_ranges(args, BOUNDS)
-        train(args)
-    except ValueError as err:
-        fail(prog, str(err))
+    run_command(Args, train, argv, prog, __doc__.split("\n")[0], BOUNDS, default=default)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ The batched twin of :meth:`SchnauzState.legal_mask
 <schnauz_env.schnauz.engine.SchnauzState.legal_mask>` and
 :class:`~schnauz_env.schnauz.observation.ObservationEncoder` (the same int8 masks and
 float32 values, compared in ``tests/test_batched_differential.py``). The observation's
-block offsets come from the config's
-:class:`~schnauz_env.schnauz.observation.ObservationLayout`, stored in ``cfg[C_O_*]``.
+block offsets are :class:`~schnauz_env.schnauz.observation.ObservationLayout`'s, as
+constants of :mod:`~schnauz_env.batched.schnauz.state` (``OB_*``).
 """
 
 from __future__ import annotations
@@ -15,18 +15,6 @@ from schnauz_env.batched.schnauz.rules import knock_ok
 from schnauz_env.batched.schnauz.state import (
     C_N,
     C_NC,
-    C_O_DEALER,
-    C_O_END,
-    C_O_HAND,
-    C_O_KNOCKER,
-    C_O_KNOWN,
-    C_O_OOP,
-    C_O_PASSES,
-    C_O_PHASE,
-    C_O_SEATS,
-    C_O_STOCK,
-    C_O_TABLE,
-    C_O_TO_ACT,
     F_CURRENT,
     F_DEALER,
     F_KNOCKER,
@@ -42,6 +30,20 @@ from schnauz_env.batched.schnauz.state import (
     O_HANDS,
     O_OOP,
     O_TABLE,
+    OB_DEALER,
+    OB_END,
+    OB_FIXED,
+    OB_HAND,
+    OB_KNOCKER,
+    OB_KNOWN,
+    OB_OOP,
+    OB_PASSES,
+    OB_PER_CARD,
+    OB_PHASE,
+    OB_SEATS,
+    OB_STOCK,
+    OB_TABLE,
+    OB_TO_ACT,
 )
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
@@ -81,6 +83,14 @@ def rel(s, seat, n):
     return d + n if d < 0 else d
 
 
+@njit(inline=True)
+def block_start(block, nc):
+    """Where observation block ``block`` (``OB_*``; ``OB_END``: the size) starts for a deck
+    of ``nc`` cards. The coefficients are module constants (numba folds them), not ``cfg``
+    entries: a multiply-add, as cheap as offsets written out by hand."""
+    return OB_PER_CARD[block] * nc + OB_FIXED[block]
+
+
 @njit
 def encode(cfg, gs, cards, known, g, seat, obs, row):
     """``ObservationEncoder.encode(state, seat)`` of game ``g`` into ``obs[row]``.
@@ -90,18 +100,18 @@ def encode(cfg, gs, cards, known, g, seat, obs, row):
     """
     n = cfg[C_N]
     nc = cfg[C_NC]
-    o_hand = cfg[C_O_HAND]
-    o_table = cfg[C_O_TABLE]
-    o_oop = cfg[C_O_OOP]
-    o_known = cfg[C_O_KNOWN]
-    o_seats = cfg[C_O_SEATS]
-    o_dealer = cfg[C_O_DEALER]
-    o_knocker = cfg[C_O_KNOCKER]
-    o_to_act = cfg[C_O_TO_ACT]
-    o_phase = cfg[C_O_PHASE]
-    o_passes = cfg[C_O_PASSES]
-    o_stock = cfg[C_O_STOCK]
-    for i in range(cfg[C_O_END]):
+    o_hand = block_start(OB_HAND, nc)
+    o_table = block_start(OB_TABLE, nc)
+    o_oop = block_start(OB_OOP, nc)
+    o_known = block_start(OB_KNOWN, nc)
+    o_seats = block_start(OB_SEATS, nc)
+    o_dealer = block_start(OB_DEALER, nc)
+    o_knocker = block_start(OB_KNOCKER, nc)
+    o_to_act = block_start(OB_TO_ACT, nc)
+    o_phase = block_start(OB_PHASE, nc)
+    o_passes = block_start(OB_PASSES, nc)
+    o_stock = block_start(OB_STOCK, nc)
+    for i in range(block_start(OB_END, nc)):
         obs[row, i] = 0.0
     h = O_HANDS + 3 * seat
     for i in range(3):

@@ -128,7 +128,6 @@ class BatchedSchnauz(LivesGame):
         cfg[S.C_FIRST_DEALER] = -1 if config.first_dealer is None else config.first_dealer
         cfg[S.C_KEEP_KEY] = min_key(keep_points)
         cfg[S.C_KNOCK_KEY] = min_key(knock_points)
-        cfg[S.C_O_HAND : S.C_O_END + 1] = S.observation_offsets(self.layout)
         self.cfg = cfg
         self.gs = np.zeros((b, S.NF), dtype=np.int32)
         self.cards = np.full((b, S.CW), -1, dtype=np.int8)

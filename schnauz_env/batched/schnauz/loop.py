@@ -162,6 +162,7 @@ def k_random_actions(cfg, gs, rng, out):
 def k_greedy_actions(cfg, keys, gs, cards, out):
     """:func:`~schnauz_env.batched.schnauz.bots.greedy_action` of every game, into ``out``."""
     cfg = unmanaged(cfg)
+    keys = unmanaged(keys)
     gs = unmanaged(gs)
     cards = unmanaged(cards)
     out = unmanaged(out)

@@ -6,7 +6,7 @@ State of B games (all rows C-contiguous, one row per game), the fields of
 ==========  ===============  =========================================================
 array       shape / dtype    contents
 ==========  ===============  =========================================================
-``cfg``     (NCFG,) int64    the rules and the observation layout (``C_*`` below)
+``cfg``     (NCFG,) int64    the rules (``C_*`` below)
 ``keys``    (N, N, N) int32  :func:`~schnauz_env.schnauz.hands.key_table`: the hand key
                              of every sorted triple of local card ids
 ``gs``      (B, NF) int32    the scalar fields ``F_*`` below, lives and out per seat
@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from schnauz_env.cards import RANKS
-from schnauz_env.schnauz.config import DECK_VARIANTS, MAX_PLAYERS
+from schnauz_env.schnauz.config import DECK_VARIANTS, MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import REASONS
 from schnauz_env.schnauz.observation import ObservationLayout
 
@@ -64,25 +64,7 @@ R_KNOCK, R_INSTANT, R_SHORT_STOCK, R_TURN_LIMIT = (
 C_N, C_NC, C_LIVES, C_KNOCK_FIRST, C_RECYCLE, C_FIRE_ALL, C_MAX_TURNS = 0, 1, 2, 3, 4, 5, 6
 C_ROUND_EP, C_FIRST_DEALER, C_EXTERNAL, C_KEEP_KEY, C_KNOCK_KEY = 7, 8, 9, 10, 11
 C_ROUND_DECKS = 12  # external mode: perms[:, :C_ROUND_DECKS] are round decks, the rest replays
-#: Where the observation's blocks start (:class:`ObservationLayout` of the config), and
-#: its size.
-C_O_HAND, C_O_TABLE, C_O_OOP, C_O_KNOWN, C_O_SEATS, C_O_DEALER = 13, 14, 15, 16, 17, 18
-C_O_KNOCKER, C_O_TO_ACT, C_O_PHASE, C_O_PASSES, C_O_STOCK, C_O_END = 19, 20, 21, 22, 23, 24
-NCFG = 25
-#: The observation's blocks, in the order of their ``C_O_*`` fields.
-OBS_BLOCKS = (
-    "hand",
-    "table",
-    "out_of_play",
-    "known",
-    "seats",
-    "dealer",
-    "knocker",
-    "to_act",
-    "phase",
-    "passes",
-    "stock",
-)
+NCFG = 13
 
 # --- gs fields ---------------------------------------------------------------------
 F_DEALER, F_CURRENT, F_PHASE, F_KNOCKER, F_PASSES, F_TURNS, F_FINAL_LEFT = 0, 1, 2, 3, 4, 5, 6
@@ -118,7 +100,32 @@ L_RET, L_PLACE = 0, MAXP
 NFL = 2 * MAXP
 
 
-def observation_offsets(layout: ObservationLayout) -> list[int]:
-    """The start of each of :data:`OBS_BLOCKS` in ``layout``, then its size: the values of
-    ``cfg[C_O_HAND : C_O_END + 1]``."""
-    return [*(layout[name].start for name in OBS_BLOCKS), layout.size]
+# --- observation layout --------------------------------------------------------------
+def _affine_starts() -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """:class:`ObservationLayout`'s blocks, each start (and, last, the size) written as
+    ``per_card * deck_size + fixed``: read off the layouts of two deck variants and
+    checked on every variant, so the layout stays the one source and a layout that is
+    not affine in the deck size fails here, at import."""
+    layouts = [ObservationLayout(SchnauzConfig(deck=deck)) for deck in DECK_VARIANTS]
+    names = tuple(name for name, _, _ in layouts[0].describe())
+    starts = [[*(start for _, start, _ in lay.describe()), lay.size] for lay in layouts]
+    n0, n1 = layouts[0].num_cards, layouts[1].num_cards
+    per_card = tuple((b - a) // (n1 - n0) for a, b in zip(starts[0], starts[1], strict=True))
+    fixed = tuple(a - k * n0 for a, k in zip(starts[0], per_card, strict=True))
+    for lay, row in zip(layouts, starts, strict=True):
+        if row != [k * lay.num_cards + f for k, f in zip(per_card, fixed, strict=True)]:
+            raise RuntimeError("the Schnauz observation layout is not affine in the deck size")
+    return names, per_card, fixed
+
+
+#: The observation's blocks, in order; block ``OB_X`` starts at
+#: ``OB_PER_CARD[OB_X] * deck_size + OB_FIXED[OB_X]`` and ``OB_END`` is the size (module
+#: constants, which numba folds: the encoder's offsets cost a multiply-add each).
+OBS_BLOCKS, OB_PER_CARD, OB_FIXED = _affine_starts()
+OB_HAND, OB_TABLE, OB_OOP, OB_KNOWN, OB_SEATS, OB_DEALER = (
+    OBS_BLOCKS.index(b) for b in ("hand", "table", "out_of_play", "known", "seats", "dealer")
+)
+OB_KNOCKER, OB_TO_ACT, OB_PHASE, OB_PASSES, OB_STOCK = (
+    OBS_BLOCKS.index(b) for b in ("knocker", "to_act", "phase", "passes", "stock")
+)
+OB_END = len(OBS_BLOCKS)

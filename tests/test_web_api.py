@@ -347,7 +347,11 @@ def test_a_full_server_refuses_one_table_more() -> None:
         ({"seed": "7"}, 400, "'seed' must be an integer"),
         ({"opponents": ["grandmaster"]}, 422, "unknown schnauz opponent 'grandmaster'"),
         ({"opponents": "expert"}, 400, "'opponents' must be a list"),
-        ({"game": "scat", "opponents": ["model"]}, 422, "no trained scat model"),
+        (
+            {"game": "scat", "rules": {"four_card": True}, "opponents": ["model"]},
+            422,
+            "no trained scat model",
+        ),
         ({"game": "scat", "opponents": ["tiny_thirteen.npz"]}, 422, "unknown scat opponent"),
         ({"tables": 2}, 400, "unknown field(s) tables"),
     ],

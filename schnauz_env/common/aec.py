@@ -383,7 +383,7 @@ class CardGameEnv(AECEnv):
             elif kind == "seats":
                 named[key] = [names[s] for s in value]
             elif kind == "per_seat":
-                named[key] = self.by_agent(value)
+                named[key] = dict(zip(names, value, strict=True))
             elif kind == "by_seat":
                 named[key] = {names[s]: v for s, v in value.items()}
             elif kind == "by_seat_list":
@@ -623,6 +623,8 @@ class CardGameEnv(AECEnv):
             ended = list(result.seats)
         else:
             decided = [s for s in result.places if s not in self._settled]
+            if not decided and not game.game_over:
+                return  # nothing paid, nobody's episode ends (a life lost, say)
             self._settled.update(decided)
             playing = sum(1 << s for s in range(n) if s not in self._settled)
             paid = [0.0] * n
@@ -644,7 +646,11 @@ class CardGameEnv(AECEnv):
             self.infos = {a: {} for a in self.agents}
             return
         shared = self.info_for()
-        self.infos = {
-            a: {k: (dict(v) if type(v) is dict else v) for k, v in shared.items()}
-            for a in self.agents
-        }
+        nested = [k for k, v in shared.items() if type(v) is dict]
+        infos = {}
+        for agent in self.agents:  # each its own dict and own copies of the dicts in it
+            info = shared.copy()
+            for k in nested:
+                info[k] = info[k].copy()
+            infos[agent] = info
+        self.infos = infos

@@ -29,8 +29,17 @@ from schnauz_env.common.seat_views import (
 #: most lives any seat started with. A game may add features after them.
 SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_NO_LIVES, SEAT_LIVES = range(4)
 #: The order of the shared blocks in the table vector (:attr:`TableLayout.starts`); a
-#: game's own blocks follow them.
-HAND, KNOWN, SEATS, DEALER, KNOCKER, TO_ACT, PHASE, STOCK = range(8)
+#: game's own blocks follow them, from ``GAME`` on.
+HAND, KNOWN, SEATS, DEALER, KNOCKER, TO_ACT, PHASE, STOCK, GAME = range(9)
+
+
+def phase_slots(phases: tuple[int, ...]) -> tuple[int, ...]:
+    """:attr:`LivesTableEncoder.phase_slots` of a game whose ``phase`` block has one entry
+    per phase, in the order of ``phases`` (the phase values)."""
+    slots = [-1] * (max(phases) + 1)
+    for i, phase in enumerate(phases):
+        slots[phase] = i
+    return tuple(slots)
 
 
 class LivesTableEncoder(TableEncoder):
@@ -41,14 +50,17 @@ class LivesTableEncoder(TableEncoder):
 
     A game's encoder passes its config, its ``ObservationLayout`` (whose blocks include
     ``hand``, ``known``, ``seats``, ``dealer``, ``knocker``, ``to_act``, ``phase`` and
-    ``stock``) and its card columns to ``__init__``, and defines :meth:`_phase_index`,
-    :meth:`_add_blocks` (its own blocks' layout), :meth:`_update_blocks` and
+    ``stock``) and its card columns to ``__init__``, and defines :attr:`phase_slots` or
+    :meth:`_phase_index`, :meth:`_add_blocks` (its own blocks' layout), :meth:`_update_blocks` and
     ``_new_seen(n)`` (a :class:`LivesSeen` with the game's own facts too).
     """
 
     #: The state's per-seat counts that the seat features after the shared four show
     #: (Scat: ``"buy_ins_used"``); ``None``: the game has no more seat features.
     seat_extra: ClassVar[str | None] = None
+    #: The ``phase`` block's index of each phase value, for a game whose phase alone
+    #: decides it; ``None``: :meth:`_phase_index` reads the state.
+    phase_slots: ClassVar[tuple[int, ...] | None] = None
 
     def __init__(self, config: Any, layout: BlockLayout, cols: int, lo: int) -> None:
         """``cols`` card columns (the deck's size), the first for card ``lo``."""
@@ -64,7 +76,8 @@ class LivesTableEncoder(TableEncoder):
         self._seat_step = (s["seats"].stop - s["seats"].start) // self._players
 
     def _phase_index(self, state: Any) -> int:
-        """The one-hot index within the ``phase`` block of a game not over."""
+        """The one-hot index within the ``phase`` block of a game not over (see
+        :attr:`phase_slots`)."""
         raise NotImplementedError
 
     def _add_blocks(self, table: TableLayout, slices: dict[str, slice]) -> None:
@@ -154,7 +167,10 @@ class LivesTableEncoder(TableEncoder):
             seen.knocker = move_one(mv, seen.knocker, i)
         if state.phase != state.over_phase:
             i = starts[TO_ACT] + state.current
-            j = starts[PHASE] + self._phase_index(state)
+            slots = self.phase_slots
+            j = starts[PHASE] + (
+                slots[state.phase] if slots is not None else self._phase_index(state)
+            )
         else:
             i = j = -1
         if i != seen.to_act:

@@ -40,6 +40,7 @@ import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
 from schnauz_env.common.lives_views import (
+    GAME,
     SEAT_AT_TABLE,
     SEAT_IN_GAME,
     SEAT_LIVES,
@@ -217,7 +218,7 @@ class ObservationEncoder(LivesTableEncoder):
     ) -> None:
         pile = state.pile
         if pile != seen.pile:
-            top_at, pile_at = starts[-2:]
+            top_at, pile_at = starts[GAME], starts[GAME + 1]
             for c in seen.pile:
                 mv[pile_at + c] = 0.0
             depth = len(pile) - 1

@@ -49,7 +49,7 @@ from schnauz_env.common.engine import (
     stacked_decks,
 )
 from schnauz_env.schnauz.config import SchnauzConfig
-from schnauz_env.schnauz.hands import FIRE, INSTANT_KEY, category_of, hand_key, hand_label, key_of
+from schnauz_env.schnauz.hands import FIRE_KEY, INSTANT_KEY, hand_key, hand_label, key_of
 
 KEEP, EXCHANGE = 0, 1
 SWAP_BASE = 2
@@ -380,7 +380,9 @@ class SchnauzState(LivesState):
         seats = self.active
         share = cfg.ties == "share"
         keys = {s: key_of(*self.hands[s], share) for s in seats}
-        fire_holder = next((s for s in seats if category_of(keys[s]) == FIRE), None)
+        fire_holder = None
+        if max(keys.values()) >= FIRE_KEY:
+            fire_holder = next(s for s in seats if keys[s] >= FIRE_KEY)
         if cfg.fire_costs_all and fire_holder is not None:
             losers = [s for s in seats if s != fire_holder]
         else:

@@ -177,21 +177,22 @@ def hand_points(key: int, cards: Iterable[int]) -> float:
 
 def hand_label(cards: Iterable[int]) -> str:
     """A readable name: ``"Fire"``, ``"Schnauz ♥"``, ``"30½"``, ``"21 ♣"``."""
-    a, b, c = sorted(map(int, cards))
-    return _label_sorted(a, b, c)
+    a, b, c = map(int, cards)
+    return _label_of(key_of(a, b, c, False))
 
 
 @cache
-def _label_sorted(*cards: int) -> str:
-    cat = category_of(hand_key(cards))
+def _label_of(key: int) -> str:
+    """The label of the hand of ``key`` (ties broken): the key holds the category, and
+    a Schnauz's suit or a points hand's points and scoring suit (see the layout above)."""
+    cat = category_of(key)
     if cat == FIRE:
         return "Fire"
     if cat == SCHNAUZ:
-        return f"Schnauz {SUIT_SYMBOLS[cards[0] & 3]}"
+        return f"Schnauz {SUIT_SYMBOLS[3 - (key & 3)]}"
     if cat == THIRTY_HALF:
         return "30½"
-    pts, suit = best_suit_points(cards)
-    return f"{pts} {SUIT_SYMBOLS[suit]}"
+    return f"{key >> POINTS_SHIFT} {SUIT_SYMBOLS[3 - ((key >> 12) & 3)]}"
 
 
 @dataclass(frozen=True, order=False)

@@ -36,6 +36,7 @@ import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
 from schnauz_env.common.lives_views import (
+    GAME,
     SEAT_AT_TABLE,
     SEAT_IN_GAME,
     SEAT_LIVES,
@@ -43,9 +44,12 @@ from schnauz_env.common.lives_views import (
     LivesSeen,
     LivesTableEncoder,
 )
+from schnauz_env.common.lives_views import (
+    phase_slots as _phase_slots,
+)
 from schnauz_env.common.seat_views import TableLayout, move_one, write_set, write_slots
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
-from schnauz_env.schnauz.engine import DEALER_CHOICE, TURNS, SchnauzState
+from schnauz_env.schnauz.engine import DEALER_CHOICE, FINAL_CIRCLE, TURNS, SchnauzState
 
 __all__ = [
     "OBS_VERSION",
@@ -113,9 +117,7 @@ class ObservationEncoder(LivesTableEncoder):
     def _new_seen(self, n: int) -> _Seen:
         return _Seen(n)
 
-    def _phase_index(self, state: SchnauzState) -> int:
-        phase = state.phase
-        return 0 if phase == DEALER_CHOICE else 1 if phase == TURNS else 2
+    phase_slots = _phase_slots((DEALER_CHOICE, TURNS, FINAL_CIRCLE))
 
     def _add_blocks(self, table: TableLayout, slices: dict[str, slice]) -> None:
         table.shared(slices["table"].start, 3 * self._cols)
@@ -125,7 +127,7 @@ class ObservationEncoder(LivesTableEncoder):
     def _update_blocks(
         self, mv: memoryview, seen: _Seen, state: SchnauzState, starts: tuple[int, ...]
     ) -> None:
-        table_at, oop_at, passes_at = starts[-3:]
+        table_at = starts[GAME]
         lo = self._lo
         cards = state.table
         if cards != seen.table:
@@ -133,9 +135,10 @@ class ObservationEncoder(LivesTableEncoder):
             seen.table = list(cards)
         cards = state.out_of_play
         if cards != seen.oop:
-            write_set(mv, oop_at - lo, seen.oop, cards)
+            write_set(mv, starts[GAME + 1] - lo, seen.oop, cards)
             seen.oop = list(cards)
-        i = passes_at + min(state.passes, P - 1)
+        passes = state.passes
+        i = starts[GAME + 2] + (passes if passes < P else P - 1)
         if i != seen.passes:
             seen.passes = move_one(mv, seen.passes, i)
 

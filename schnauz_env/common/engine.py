@@ -223,7 +223,8 @@ class LivesState(EngineState):
 
     @property
     def num_active(self) -> int:
-        return self.n - sum(self.out)
+        """Seats still in the game."""
+        return self.out.count(False)
 
     @property
     def stock(self) -> list[int]:

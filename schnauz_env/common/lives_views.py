@@ -173,8 +173,13 @@ class LivesTableEncoder(TableEncoder):
             )
         else:
             i = j = -1
-        if i != seen.to_act:
-            seen.to_act = move_one(mv, seen.to_act, i)
+        old = seen.to_act
+        if i != old:  # every move: move_one, inline
+            if old >= 0:
+                mv[old] = 0.0
+            if i >= 0:
+                mv[i] = 1.0
+            seen.to_act = i
         if j != seen.phase:
             seen.phase = move_one(mv, seen.phase, j)
         stock = len(state.deck) - state.pos

@@ -236,10 +236,10 @@ def test_agent_iter_loop_and_warnings_match() -> None:
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
-                continue
-            moves += 1
-            mask = obs["action_mask"]
-            env.step(int(np.flatnonzero(mask == 0)[0]) if moves == 20 else int(mask.argmax()))
+            else:  # the 20th move is illegal
+                moves += 1
+                mask = obs["action_mask"]
+                env.step(int(np.flatnonzero(mask == 0)[0] if moves == 20 else mask.argmax()))
         assert EnvLogger.mqueue and "Illegal move" in EnvLogger.mqueue[0]
         assert env.agents == []
     same(public_state(twins.ours), public_state(twins.theirs), "after the loop")

@@ -19,17 +19,14 @@ from conftest import cards, drain_dead, place_value, stack, swap
 
 from schnauz_env import schnauz_v0
 from schnauz_env.schnauz import (
-    DEALER_CHOICE,
     EXCHANGE,
-    FINAL_CIRCLE,
     KEEP,
     KNOCK,
-    OVER,
     PASS,
     SWAP_ALL,
-    TURNS,
     SchnauzConfig,
     SchnauzState,
+    engine,
     evaluate_hand,
     new_game,
 )
@@ -156,14 +153,14 @@ WEAK = {1: "7C 8S 9H", 2: "7S 8H 9D", 0: "8D 10S JS"}
 def test_deal_order_and_keep(table):
     t = table(stacked=stack({1: "7C 8C 9C", 2: "7S 8S 9S", 0: "7H 8H 9H"}, ["10D JD QD"]))
     g = t.game
-    assert g.phase == DEALER_CHOICE and g.current == 0 and g.dealer == 0
+    assert g.phase == engine.DEALER_CHOICE and g.current == 0 and g.dealer == 0
     assert g.legal_actions() == (KEEP, EXCHANGE)
     assert g.hands == [cards("7H 8H 9H"), cards("7C 8C 9C"), cards("7S 8S 9S")]
     assert g.table == [] and g.stock_size == 32 - 9
     assert t.play("keep") is None
     assert g.table == cards("10D JD QD")
     assert g.hands == [cards("7H 8H 9H"), cards("7C 8C 9C"), cards("7S 8S 9S")]
-    assert g.phase == TURNS and g.current == 1  # play starts left of the dealer
+    assert g.phase == engine.TURNS and g.current == 1  # play starts left of the dealer
     assert g.stock_size == 32 - 12
     assert KNOCK in g.legal_actions()  # [choice] knocking allowed on the first turn
 
@@ -175,7 +172,7 @@ def test_exchange(table):
     assert g.table == cards("7H 8H 9H")  # the dealer's hand goes face up
     assert g.hands[0] == cards("10D JD QD")  # the three fresh cards
     assert g.hands[1:] == [cards("7C 8C 9C"), cards("7S 8S 9S")]
-    assert g.phase == TURNS and g.current == 1 and g.stock_size == 32 - 12
+    assert g.phase == engine.TURNS and g.current == 1 and g.stock_size == 32 - 12
 
 
 def test_deal_order_left_of_dealer_ending_with_dealer(table):
@@ -193,7 +190,7 @@ def test_deal_order_left_of_dealer_ending_with_dealer(table):
 @pytest.mark.parametrize("choice", ["keep", "exchange"])
 def test_schnauz_dealt_to_a_player_ends_the_round_after_the_dealers_choice(table, choice):
     t = table(stacked=stack({1: "AC KC QC", 2: "7S 8H 9D", 0: "7D 8D 10S"}, ["JH QH KH"]))
-    assert t.game.phase == DEALER_CHOICE  # the round does not end before the choice
+    assert t.game.phase == engine.DEALER_CHOICE  # the round does not end before the choice
     result = t.play(choice)
     assert result["reason"] == "instant"
     assert labels(result)[1] == "Schnauz ♣"
@@ -202,7 +199,7 @@ def test_schnauz_dealt_to_a_player_ends_the_round_after_the_dealers_choice(table
     assert result["knocker"] is None and result["fire_holder"] is None
     assert result["lives_after"] == [3, 3, 2]
     # the next round is dealt at once, the deal passing to the left
-    assert t.game.round == 1 and t.game.dealer == 1 and t.game.phase == DEALER_CHOICE
+    assert t.game.round == 1 and t.game.dealer == 1 and t.game.phase == engine.DEALER_CHOICE
 
 
 def test_dealers_own_fire_ends_the_round_after_keep(table):
@@ -233,7 +230,7 @@ def test_dealers_new_hand_after_exchange_is_schnauz(table):
 def test_fire_laid_on_the_table_is_not_a_hand(table):
     t = table(stacked=stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "KD QD 10S"}, ["AC AS AH"]))
     assert t.play("keep") is None  # the table's three aces belong to nobody
-    assert t.game.phase == TURNS
+    assert t.game.phase == engine.TURNS
     result = t.play("all")  # seat 1 takes them
     assert result["reason"] == "instant" and labels(result)[1] == "Fire"
     assert t.results[0]["hands"][1]["cards"] == ["AC", "AS", "AH"]
@@ -245,7 +242,7 @@ def test_exchange_giving_away_schnauz_does_not_end_the_round(table):
     # the dealer holds Schnauz but exchanges it: after the choice nobody holds it
     t = table(stacked=stack({1: "7C 8S 9H", 2: "7S 8H 9D", 0: "AD KD QD"}, ["10H JC 8C"]))
     assert t.play("exchange") is None
-    assert t.game.table == cards("AD KD QD") and t.game.phase == TURNS
+    assert t.game.table == cards("AD KD QD") and t.game.phase == engine.TURNS
 
 
 @pytest.mark.parametrize(
@@ -288,7 +285,7 @@ def test_swap_one_keeps_hand_and_table_sorted(table):
     g = t.game
     assert g.hands[1] == cards("7C 8S QC")
     assert g.table == cards("7H 8C 9H")
-    assert g.current == 2 and g.phase == TURNS
+    assert g.current == 2 and g.phase == engine.TURNS
 
 
 def test_schnauz_after_swap_all(table):
@@ -316,7 +313,7 @@ def test_knock_and_final_circle(table):
     assert t.game.legal_actions()[-1] == KNOCK
     assert t.play("knock") is None
     g = t.game
-    assert g.phase == FINAL_CIRCLE and g.knocker == 1 and g.current == 2
+    assert g.phase == engine.FINAL_CIRCLE and g.knocker == 1 and g.current == 2
     assert KNOCK not in g.legal_actions()
     assert t.play("7S/7H") is None  # seat 2: 7H 8H 9D = 15 ♥
     assert g.current == 3 and KNOCK not in g.legal_actions()
@@ -327,7 +324,7 @@ def test_knock_and_final_circle(table):
     assert labels(result) == {1: "21 ♣", 2: "15 ♥", 3: "10 ♣", 0: "20 ♦"}
     assert result["losers"] == [3]
     assert result["lives_after"] == [3, 3, 3, 2]
-    assert t.game.dealer == 1 and t.game.phase == DEALER_CHOICE
+    assert t.game.dealer == 1 and t.game.phase == engine.DEALER_CHOICE
 
 
 def test_knocker_can_lose(table):
@@ -382,7 +379,7 @@ def test_knock_in_first_circle_option(table, first_circle):
     t.play("pass")
     assert KNOCK in t.game.legal_actions()  # seat 1 again: everyone has had a turn
     t.play("knock")
-    assert t.game.phase == FINAL_CIRCLE and t.game.knocker == 1
+    assert t.game.phase == engine.FINAL_CIRCLE and t.game.knocker == 1
 
 
 # ------------------------------------------------------------ all pass
@@ -395,7 +392,7 @@ def test_all_pass_refreshes_the_table(table):
     assert sorted(g.out_of_play) == cards("QC 7H 8C")
     assert g.table == cards("10H JH QS")
     assert g.stock_size == 32 - 15
-    assert g.passes == 0 and g.current == 1 and g.phase == TURNS
+    assert g.passes == 0 and g.current == 1 and g.phase == engine.TURNS
     assert g.hands == [cards("8D 10S JS"), cards("7C 8S 9H"), cards("7S 8H 9D")]
     t.play("pass", "pass", "pass")
     assert sorted(g.out_of_play) == cards("QC 7H 8C 10H JH QS")
@@ -452,7 +449,7 @@ def test_short_stock_recycle(table):
     t.play("keep", *["pass"] * 12)
     g = t.game
     # the first table, taken out of play, went back under the stock and was laid out
-    assert g.round == 0 and g.phase == TURNS
+    assert g.round == 0 and g.phase == engine.TURNS
     assert g.table == cards("QC JH 10D")
     assert sorted(g.out_of_play) == cards("KD QD JC")
     assert g.stock_size == 0
@@ -533,7 +530,7 @@ def test_swimming_going_out_and_the_last_player_winning(table):
     assert sorted(r3["hands"]) == [0, 2]  # seat 1 is no longer at the showdown
     assert r3["losers"] == [0] and r3["went_out"] == [0]
     assert r3["places"] == {0: 2.0, 2: 1.0}
-    assert g.game_over and g.phase == OVER and g.places == [2.0, 3.0, 1.0]
+    assert g.game_over and g.phase == engine.OVER and g.places == [2.0, 3.0, 1.0]
     assert g.legal_actions() == ()
     if t.kind == "env":
         t.finish()
@@ -555,7 +552,7 @@ def test_dealer_rotation_skips_players_who_are_out(table):
     assert r1["went_out"] == [1]
     g = t.game
     assert g.dealer == 2  # seat 1 is skipped
-    assert g.current == 2 and g.phase == DEALER_CHOICE
+    assert g.current == 2 and g.phase == engine.DEALER_CHOICE
     assert g.hands == [cards("8D 10S JS"), [], cards("7S 8H 9D"), cards("AC KC QC")]
     r2 = t.play("keep")  # the dealer, seat 2, is swimming and loses
     assert r2["went_out"] == [2] and r2["places"] == {2: 3.0}

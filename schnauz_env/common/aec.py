@@ -500,10 +500,7 @@ class CardGameEnv(AECEnv):
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:
-            raise RuntimeError(
-                "last() called after the game ended (every agent is done); "
-                "call reset() to start a new game"
-            )
+            raise self._ended("last")
         return (
             self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
@@ -522,10 +519,7 @@ class CardGameEnv(AECEnv):
         agent = self.agent_selection
         terminations = self.terminations
         if agent not in terminations:
-            raise RuntimeError(
-                "step() called after the game ended (every agent is done); "
-                "call reset() to start a new game"
-            )
+            raise self._ended("step")
         if terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -587,6 +581,12 @@ class CardGameEnv(AECEnv):
 
     def _not_started(self, what: str) -> RuntimeError:
         return RuntimeError(f"{what}() called before reset(); call reset() first")
+
+    def _ended(self, what: str) -> RuntimeError:
+        return RuntimeError(
+            f"{what}() called after the game ended (every agent is done); "
+            "call reset() to start a new game"
+        )
 
     def _unknown_agent(self, agent: Any) -> ValueError:
         return ValueError(

@@ -27,13 +27,13 @@ from schnauz_env.common.seat_views import (
 #: The first seat features of every game of lives, in order: at this table, still in the
 #: game, no lives left but still in (Schnauz: swimming, Scat: on the bus), lives / the
 #: most lives any seat started with. A game may add features after them.
-SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_NO_LIVES, SEAT_LIVES = range(4)
+SHARED_SEAT_FEATURES = SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_NO_LIVES, SEAT_LIVES = range(4)
 #: The order of the shared blocks in the table vector (:attr:`TableLayout.starts`); a
 #: game's own blocks follow them, from ``GAME`` on.
 HAND, KNOWN, SEATS, DEALER, KNOCKER, TO_ACT, PHASE, STOCK, GAME = range(9)
 
 
-def phase_slots(phases: tuple[int, ...]) -> tuple[int, ...]:
+def phase_table(phases: tuple[int, ...]) -> tuple[int, ...]:
     """:attr:`LivesTableEncoder.phase_slots` of a game whose ``phase`` block has one entry
     per phase, in the order of ``phases`` (the phase values)."""
     slots = [-1] * (max(phases) + 1)

@@ -42,6 +42,7 @@ over. :meth:`CardGameState.env_returns` follows the env's payments during the ga
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 from schnauz_env.cards import format_card
 from schnauz_env.common.places import settle_places
+from schnauz_env.games import game_module
 
 #: The ``first_dealer`` game parameter that leaves the first dealer to chance
 #: (OpenSpiel parameters have no ``None``, the config's value for it).
@@ -97,6 +99,37 @@ class GameSpec:
     """How many cards of a deal are chance outcomes (the rest follow in card order)."""
     round_rewards: Callable[[Any], dict[int, float]] | None = None
     """Rewards of a single-round episode's result (``episode="round"``), if the game has one."""
+
+    @classmethod
+    def of_game(
+        cls,
+        game: str,
+        max_game_length: Callable[[Any], int],
+        utility_bounds: Callable[[Any], tuple[float, float]],
+        **optional: Any,
+    ) -> GameSpec:
+        """The spec of the game ``game`` of :data:`schnauz_env.games.GAMES`, named
+        ``python_<game>``: its rules package gives the config, ``new_game``, encoder,
+        action table and player range (``config.MIN_PLAYERS``, ``MAX_PLAYERS``), its
+        ``render`` module the text; the game's bounds are given, and ``optional`` sets
+        ``dealt_cards`` or ``round_rewards`` where the game has them."""
+        rules = game_module(game)
+        config = importlib.import_module(f"{rules.__name__}.config")
+        render = importlib.import_module(f"{rules.__name__}.render")
+        return cls(
+            short_name=f"python_{game}",
+            long_name=f"Python {game.capitalize()}",
+            config_class=rules.Config,
+            new_game=rules.new_game,
+            encoder_class=rules.ObservationEncoder,
+            render_text=render.render_text,
+            num_actions=rules.NUM_ACTIONS,
+            min_players=config.MIN_PLAYERS,
+            max_players=config.MAX_PLAYERS,
+            max_game_length=max_game_length,
+            utility_bounds=utility_bounds,
+            **optional,
+        )
 
 
 def parameter_specification(spec: GameSpec) -> dict[str, Any]:

@@ -26,10 +26,8 @@ parameters               every ``ScatConfig`` field (``num_players`` as ``player
 from __future__ import annotations
 
 from schnauz_env.openspiel.core import CardGame, GameSpec
-from schnauz_env.scat.config import MAX_PLAYERS, MIN_PLAYERS, ScatConfig
-from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game, round_reward
-from schnauz_env.scat.observation import ObservationEncoder
-from schnauz_env.scat.render import render_text
+from schnauz_env.scat.config import ScatConfig
+from schnauz_env.scat.engine import RoundResult, round_reward
 
 
 def max_game_length(config: ScatConfig) -> int:
@@ -61,20 +59,7 @@ def round_rewards(result: RoundResult) -> dict[int, float]:
     return {s: round_reward(lost[s], total, winners, len(seats)) for s in seats}
 
 
-SPEC = GameSpec(
-    short_name="python_scat",
-    long_name="Python Scat",
-    config_class=ScatConfig,
-    new_game=new_game,
-    encoder_class=ObservationEncoder,
-    render_text=render_text,
-    num_actions=NUM_ACTIONS,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    max_game_length=max_game_length,
-    utility_bounds=utility_bounds,
-    round_rewards=round_rewards,
-)
+SPEC = GameSpec.of_game("scat", max_game_length, utility_bounds, round_rewards=round_rewards)
 
 
 class ScatGame(CardGame, spec=SPEC):

@@ -26,10 +26,8 @@ from __future__ import annotations
 
 from schnauz_env.common.places import single_round_reward
 from schnauz_env.openspiel.core import CardGame, GameSpec
-from schnauz_env.schnauz.config import MAX_PLAYERS, MIN_PLAYERS, SchnauzConfig
-from schnauz_env.schnauz.engine import NUM_ACTIONS, RoundResult, new_game
-from schnauz_env.schnauz.observation import ObservationEncoder
-from schnauz_env.schnauz.render import render_text
+from schnauz_env.schnauz.config import SchnauzConfig
+from schnauz_env.schnauz.engine import RoundResult
 
 
 def max_game_length(config: SchnauzConfig) -> int:
@@ -57,20 +55,7 @@ def round_rewards(result: RoundResult) -> dict[int, float]:
     return {s: single_round_reward(s in losers, len(losers), len(seats)) for s in seats}
 
 
-SPEC = GameSpec(
-    short_name="python_schnauz",
-    long_name="Python Schnauz",
-    config_class=SchnauzConfig,
-    new_game=new_game,
-    encoder_class=ObservationEncoder,
-    render_text=render_text,
-    num_actions=NUM_ACTIONS,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    max_game_length=max_game_length,
-    utility_bounds=utility_bounds,
-    round_rewards=round_rewards,
-)
+SPEC = GameSpec.of_game("schnauz", max_game_length, utility_bounds, round_rewards=round_rewards)
 
 
 class SchnauzGame(CardGame, spec=SPEC):

@@ -23,10 +23,7 @@ parameters               every ``ThirteenConfig`` field (``num_players`` as ``pl
 from __future__ import annotations
 
 from schnauz_env.openspiel.core import CardGame, GameSpec
-from schnauz_env.thirteen.config import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ThirteenConfig
-from schnauz_env.thirteen.engine import NUM_ACTIONS, new_game
-from schnauz_env.thirteen.observation import ObservationEncoder
-from schnauz_env.thirteen.render import render_text
+from schnauz_env.thirteen.config import HAND_SIZE, ThirteenConfig
 
 
 def max_game_length(config: ThirteenConfig) -> int:
@@ -50,20 +47,7 @@ def dealt_cards(config: ThirteenConfig) -> int:
     return min(HAND_SIZE * config.num_players, len(config.deck_cards) - 1)
 
 
-SPEC = GameSpec(
-    short_name="python_thirteen",
-    long_name="Python Thirteen",
-    config_class=ThirteenConfig,
-    new_game=new_game,
-    encoder_class=ObservationEncoder,
-    render_text=render_text,
-    num_actions=NUM_ACTIONS,
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    max_game_length=max_game_length,
-    utility_bounds=utility_bounds,
-    dealt_cards=dealt_cards,
-)
+SPEC = GameSpec.of_game("thirteen", max_game_length, utility_bounds, dealt_cards=dealt_cards)
 
 
 class ThirteenGame(CardGame, spec=SPEC):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -65,6 +65,25 @@ def seat_names(names: Sequence[str] | None, n: int) -> list[str]:
     return list(names) if names is not None else [f"seat {s}" for s in range(n)]
 
 
+def picture_drawer(module: str) -> Callable[..., np.ndarray]:
+    """A game env's ``draw_state(state, seat=None, names=None)``: that of the picture
+    module ``module`` (``"schnauz_env.<game>.picture"``), which it imports, and Pillow
+    with it, only when a picture is drawn (inside :func:`pillow_required`)."""
+
+    def draw_state(
+        state: Any, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> np.ndarray:
+        with pillow_required():
+            picture = importlib.import_module(module)
+        return picture.draw_state(state, seat, names)
+
+    draw_state.__doc__ = (
+        f"A picture of the table (:func:`{module}.draw_state`); Pillow and the picture "
+        "module are imported only now, when a picture is drawn."
+    )
+    return draw_state
+
+
 def draw_state(
     state: Any, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
@@ -91,6 +110,7 @@ __all__ = [
     "WIDTH",
     "check_seat",
     "draw_state",
+    "picture_drawer",
     "pillow_required",
     "seat_names",
 ]

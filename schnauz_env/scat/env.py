@@ -132,10 +132,10 @@ place), and `then`: the next round's result when that round ended at once on its
 agents, dicts keyed by agent), so every key is a string. `infos=False` (a constructor
 option) gives empty infos, for runs that read none.
 
-An agent that goes out is terminated at the step that puts it out (its reward then
-brings its return to its place's value) and steps out with `None`; the others play
-on. `schnauz_env.wrappers.FixedAgentsWrapper` keeps every agent until the game ends,
-for trainers that need a fixed set of agents (`docs/interop.md`).
+Going out works as in every game of the package (`schnauz_env.common.aec`): the step
+that puts an agent out terminates it, with the reward that brings its return to its
+place's value; it then steps out with `None` while the others play on
+(`schnauz_env.wrappers.FixedAgentsWrapper` keeps every agent to the end, `docs/interop.md`).
 
 ## Version history
 
@@ -144,28 +144,20 @@ for trainers that need a fixed set of agents (`docs/interop.md`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numpy as np
 from pettingzoo import AECEnv
 
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
-from schnauz_env.render import pillow_required
+from schnauz_env.render import picture_drawer
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.engine import NUM_ACTIONS, RoundResult, new_game, round_reward
 from schnauz_env.scat.observation import ObservationEncoder
 from schnauz_env.scat.render import render_text
 
-
-def draw_state(
-    state: Any, seat: int | None = None, names: Sequence[str] | None = None
-) -> np.ndarray:
-    """A picture of the table (:func:`schnauz_env.scat.picture.draw_state`); Pillow and the
-    picture module are imported only now, when a picture is drawn."""
-    with pillow_required():
-        from schnauz_env.scat import picture
-    return picture.draw_state(state, seat, names)
+#: A picture of the table (:func:`schnauz_env.scat.picture.draw_state`), drawn with
+#: Pillow and the picture module imported at the first one.
+draw_state = picture_drawer("schnauz_env.scat.picture")
 
 
 def env(**kwargs: Any) -> AECEnv:

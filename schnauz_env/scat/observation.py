@@ -39,15 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.common.layout import BlockLayout
-from schnauz_env.common.lives_views import (
-    GAME,
-    SEAT_AT_TABLE,
-    SEAT_IN_GAME,
-    SEAT_LIVES,
-    SEAT_NO_LIVES,
-    LivesSeen,
-    LivesTableEncoder,
-)
+from schnauz_env.common.lives_views import GAME, SHARED_SEAT_FEATURES, LivesSeen, LivesTableEncoder
 from schnauz_env.common.seat_views import TableLayout, move_one
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import DISCARD, FINAL_TURNS, OVER, ScatState
@@ -73,8 +65,8 @@ SEAT_FEATURES = 5
 NC = 52
 #: The features of a position in the ``seats`` block, in order: those of every game of
 #: lives (:mod:`schnauz_env.common.lives_views`), then buy-ins left.
-SEAT_ON_BUS = SEAT_NO_LIVES
-SEAT_BUY_INS = 4
+SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_ON_BUS, SEAT_LIVES = SHARED_SEAT_FEATURES
+SEAT_BUY_INS = len(SHARED_SEAT_FEATURES)
 
 
 def pile_weight(depth: np.ndarray) -> np.ndarray:

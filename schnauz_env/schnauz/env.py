@@ -134,28 +134,20 @@ for trainers that need a fixed set of agents (`docs/interop.md`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numpy as np
 from pettingzoo import AECEnv
 
 from schnauz_env.common.aec import CardGameEnv, wrap_classic
-from schnauz_env.render import pillow_required
+from schnauz_env.render import picture_drawer
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import NUM_ACTIONS, new_game
 from schnauz_env.schnauz.observation import ObservationEncoder
 from schnauz_env.schnauz.render import render_text
 
-
-def draw_state(
-    state: Any, seat: int | None = None, names: Sequence[str] | None = None
-) -> np.ndarray:
-    """A picture of the table (:func:`schnauz_env.schnauz.picture.draw_state`); Pillow and the
-    picture module are imported only now, when a picture is drawn."""
-    with pillow_required():
-        from schnauz_env.schnauz import picture
-    return picture.draw_state(state, seat, names)
+#: A picture of the table (:func:`schnauz_env.schnauz.picture.draw_state`), drawn with
+#: Pillow and the picture module imported at the first one.
+draw_state = picture_drawer("schnauz_env.schnauz.picture")
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -37,15 +37,10 @@ import numpy as np
 from schnauz_env.common.layout import BlockLayout
 from schnauz_env.common.lives_views import (
     GAME,
-    SEAT_AT_TABLE,
-    SEAT_IN_GAME,
-    SEAT_LIVES,
-    SEAT_NO_LIVES,
+    SHARED_SEAT_FEATURES,
     LivesSeen,
     LivesTableEncoder,
-)
-from schnauz_env.common.lives_views import (
-    phase_slots as _phase_slots,
+    phase_table,
 )
 from schnauz_env.common.seat_views import TableLayout, move_one, write_set, write_slots
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
@@ -67,7 +62,7 @@ P = MAX_PLAYERS
 SEAT_FEATURES = 4
 #: The features of a position in the ``seats`` block, in order (those of every game of
 #: lives: :mod:`schnauz_env.common.lives_views`).
-SEAT_SWIMMING = SEAT_NO_LIVES
+SEAT_AT_TABLE, SEAT_IN_GAME, SEAT_SWIMMING, SEAT_LIVES = SHARED_SEAT_FEATURES
 #: Bumped whenever the layout changes, so saved models refuse a layout they were not trained on.
 OBS_VERSION = 1
 
@@ -117,7 +112,7 @@ class ObservationEncoder(LivesTableEncoder):
     def _new_seen(self, n: int) -> _Seen:
         return _Seen(n)
 
-    phase_slots = _phase_slots((DEALER_CHOICE, TURNS, FINAL_CIRCLE))
+    phase_slots = phase_table((DEALER_CHOICE, TURNS, FINAL_CIRCLE))
 
     def _add_blocks(self, table: TableLayout, slices: dict[str, slice]) -> None:
         table.shared(slices["table"].start, 3 * self._cols)

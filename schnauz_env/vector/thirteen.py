@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from schnauz_env.batched.jit import SameTypes
 from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.thirteen import BatchedThirteen
 from schnauz_env.batched.thirteen.layout import F_ERROR, P
@@ -73,6 +74,7 @@ class ThirteenVecEnv(BatchedVecEnv):
         opponent_function(opponent, self.game)  # a bad opponent fails before any work
         engine = BatchedThirteen(num_envs, config, seed=seed, observe=False, **options)
         super().__init__(engine, NUM_ACTIONS, P, opponent, learner_seat)
+        self._k_vec = SameTypes(k_vec)  # (the engine's state is two named tuples)
 
     def kernel_players(self) -> dict[str, int]:
         """``random`` and ``greedy`` (``policies.thirteen.GreedyPolicy``, move for move)."""
@@ -80,7 +82,7 @@ class ThirteenVecEnv(BatchedVecEnv):
 
     def _kernel(self, games: np.ndarray) -> int:
         eng = self.engine
-        return k_vec(
+        return self._k_vec(
             eng.tables,
             eng.state,
             self._rew,

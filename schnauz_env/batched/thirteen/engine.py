@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import BatchedGame, check_decks
-from schnauz_env.batched.jit import HAVE_NUMBA
+from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
 from schnauz_env.batched.thirteen.rules import State
@@ -72,28 +72,6 @@ def reference_decks(config: ThirteenConfig, seed: int, count: int | None = None)
     rng = np.random.default_rng(seed)
     cards = np.array([int(c) for c in config.deck_cards], dtype=np.int8)
     return np.stack([cards[rng.permutation(len(cards))] for _ in range(count)])
-
-
-class _Kernel:
-    """A kernel called through numba's dispatcher once, then through the compiled entry
-    point of that call's signature: numba's typing of the arguments (two named tuples of
-    arrays) costs ~30 µs a call, as much as a step of 100 games. The engine always passes
-    arguments of the same types; without numba the kernel is called as it is."""
-
-    def __init__(self, kernel: Any) -> None:
-        self.kernel = kernel
-        self.call: Any = None
-
-    def __call__(self, *args: Any) -> Any:
-        if self.call is not None:
-            return self.call(*args)
-        out = self.kernel(*args)
-        if HAVE_NUMBA:
-            sig = tuple(self.kernel.typeof_pyval(a) for a in args)
-            self.call = self.kernel.overloads[sig].entry_point
-        else:
-            self.call = self.kernel
-        return out
 
 
 class BatchedThirteen(BatchedGame):
@@ -154,9 +132,9 @@ class BatchedThirteen(BatchedGame):
         self.final_places = np.zeros((b, L.P), dtype=np.float64)
         self._no_scores = np.full(L.P, -1, dtype=np.int32)
         self._auto = self.auto_reset
-        self._k_step = _Kernel(K.k_step)
-        self._k_random = _Kernel(K.k_random_actions)
-        self._k_greedy = _Kernel(K.k_greedy_actions)
+        self._k_step = SameTypes(K.k_step)
+        self._k_random = SameTypes(K.k_random_actions)
+        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     @property

@@ -5,7 +5,10 @@ kernel.
 :class:`schnauz_env.vector.ThirteenVecEnv`, with the codes of
 :mod:`schnauz_env.batched.learner_loop`. It plays the rules of :mod:`.rules`, writes the
 views of :mod:`.observe` and plays the built-in players of :mod:`.players` (random,
-greedy); any other opponent is asked for from outside.
+greedy); any other opponent is asked for from outside. The move, the deal and the
+views are inlined into the loop, each where it is needed once: compiled as functions
+of their own, called with the state's arrays, they cost more than the work they do
+(the same as :func:`schnauz_env.batched.thirteen.kernels.k_step` found).
 """
 
 from __future__ import annotations
@@ -46,30 +49,6 @@ from schnauz_env.batched.thirteen.rules import (
     unmanaged_state,
     unmanaged_tables,
 )
-
-
-@njit
-def view(tb, st, g, seat, obs):
-    """``seat``'s view of game ``g`` into ``obs[g]`` (one compiled copy of the encoder)."""
-    encode(tb, st, g, seat, obs, g)
-
-
-@njit
-def move(tb, st, rew, g, a):
-    """Play legal ``a`` in game ``g``: its rewards into ``rew[g]`` (zeroed first), then
-    the new legal actions (one compiled copy of the move)."""
-    for s in range(P):
-        rew[g, s] = 0.0
-    apply(tb, st, rew, g, a)
-    refresh_legal(tb, st, g)
-
-
-@njit
-def deal(tb, st, g, no_scores):
-    """A new episode in game ``g``: no match points, the first game dealt, its legal
-    actions."""
-    new_game(tb, st, g, no_scores)
-    refresh_legal(tb, st, g)
 
 
 @njit
@@ -135,27 +114,37 @@ def k_vec(
         g = games[idx]
         stage = vs[g, V_STAGE]
         learner = vs[g, V_LEARNER]
+        a = -1  # the move to play next (the learner's, or an opponent's)
         if stage == S_READY or stage == S_NEED_OPP:  # noqa: SIM109
             a = actions[g] if stage == S_READY else opp_actions[g]
             if not is_legal(st, g, a):
                 gs[g, F_ERROR] = ERR_ILLEGAL
                 errors += 1
                 continue
-            move(tb, st, rew, g, a)
-            vacc[g] += rew[g, learner]
             if stage == S_READY:
                 vs[g, V_ACTED] = 1
         need[g] = 0
         fresh = stage == S_RESET
+        current = -1
+        # Each piece (the move, the deal, the view) has one inlined copy in this loop: a
+        # call of its own, taking the state as arguments, costs more than the piece.
         while True:
+            if a >= 0:
+                for s in range(P):
+                    rew[g, s] = 0.0
+                apply(tb, st, rew, g, a)
+                refresh_legal(tb, st, g)
+                vacc[g] += rew[g, learner]
+                a = -1
             if fresh or gs[g, F_OVER] or (gs[g, F_SETTLED] >> learner) & 1:
                 if not fresh and vs[g, V_ACTED]:
                     done[g] = 1
                     reward_out[g] = vacc[g]
                     term_place[g] = fl[g, L_PLACE + learner]
-                    view(tb, st, g, learner, term_obs)
+                    encode(tb, st, g, learner, term_obs, g)
                 vacc[g] = 0.0
-                deal(tb, st, g, no_scores)
+                new_game(tb, st, g, no_scores)
+                refresh_legal(tb, st, g)
                 learner = seat_mode if seat_mode >= 0 else rand_below(st.rng, g, RNG_PLAY, n)
                 vs[g, V_LEARNER] = learner
                 vs[g, V_ACTED] = 0
@@ -163,12 +152,6 @@ def k_vec(
                 continue
             current = gs[g, F_CURRENT]
             if current == learner:
-                write_mask(st.bits, mask, g)
-                view(tb, st, g, learner, obs)
-                if not done[g]:
-                    reward_out[g] = vacc[g]
-                    vacc[g] = 0.0
-                vs[g, V_STAGE] = S_READY
                 break
             kind = opp_kinds[g]
             if kind == OPP_RANDOM:
@@ -176,12 +159,18 @@ def k_vec(
             elif kind == OPP_GREEDY:
                 a = greedy_action(tb, st, g)
             else:
-                write_mask(st.bits, opp_mask, g)
-                if want_opp_obs:
-                    view(tb, st, g, current, opp_obs)
-                vs[g, V_STAGE] = S_NEED_OPP
-                need[g] = 1
                 break
-            move(tb, st, rew, g, a)
-            vacc[g] += rew[g, learner]
+        # the game waits for the learner, or for an opponent's move from outside
+        if current == learner:
+            write_mask(st.bits, mask, g)
+            if not done[g]:
+                reward_out[g] = vacc[g]
+                vacc[g] = 0.0
+            vs[g, V_STAGE] = S_READY
+        else:
+            write_mask(st.bits, opp_mask, g)
+            vs[g, V_STAGE] = S_NEED_OPP
+            need[g] = 1
+        if current == learner or want_opp_obs:
+            encode(tb, st, g, current, obs if current == learner else opp_obs, g)
     return errors

@@ -122,12 +122,12 @@ class GameSpec:
             config_class=rules.Config,
             new_game=rules.new_game,
             encoder_class=rules.ObservationEncoder,
-            render_text=render.render_text,
             num_actions=rules.NUM_ACTIONS,
-            min_players=config.MIN_PLAYERS,
-            max_players=config.MAX_PLAYERS,
             max_game_length=max_game_length,
             utility_bounds=utility_bounds,
+            render_text=render.render_text,
+            min_players=config.MIN_PLAYERS,
+            max_players=config.MAX_PLAYERS,
             **optional,
         )
 

@@ -1,9 +1,7 @@
 """Scat as an OpenSpiel game: ``pyspiel.load_game("python_scat", {...})``.
 
-The rules are :mod:`schnauz_env.scat` (engine, config, observation encoder); this
-module only declares the game's contract with OpenSpiel and registers it. See
-:mod:`schnauz_env.openspiel.core` for the chance model, tensors and returns, and
-``docs/openspiel.md`` for a walk-through.
+Its contract with OpenSpiel, over the rules of :mod:`schnauz_env.scat` (the rest is
+:mod:`schnauz_env.openspiel.core`'s, walked through in ``docs/openspiel.md``):
 
 =======================  =========================================================
 players                  2 to 7 (parameter ``players``, default 4)

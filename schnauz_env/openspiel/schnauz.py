@@ -1,9 +1,7 @@
 """Schnauz as an OpenSpiel game: ``pyspiel.load_game("python_schnauz", {...})``.
 
-The rules are :mod:`schnauz_env.schnauz` (engine, config, observation encoder); this
-module only declares the game's contract with OpenSpiel and registers it. See
-:mod:`schnauz_env.openspiel.core` for the chance model, tensors and returns, and
-``docs/openspiel.md`` for a walk-through.
+Its contract with OpenSpiel, over the rules of :mod:`schnauz_env.schnauz` (the rest is
+:mod:`schnauz_env.openspiel.core`'s, walked through in ``docs/openspiel.md``):
 
 =======================  =========================================================
 players                  2 to 6 (parameter ``players``, default 4)

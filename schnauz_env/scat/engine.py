@@ -51,6 +51,27 @@ from schnauz_env.common.engine import (
 from schnauz_env.scat.config import ScatConfig
 from schnauz_env.scat.hands import hand_label, hand_value
 
+#: The public names of the engine (the package re-exports them).
+__all__ = [
+    "ACTION_NAMES",
+    "DISCARD",
+    "DISCARD_BASE",
+    "DRAW",
+    "DRAW_DISCARD",
+    "DRAW_STOCK",
+    "FINAL_TURNS",
+    "KNOCK",
+    "NUM_ACTIONS",
+    "OVER",
+    "PASS",
+    "TURNS",
+    "RoundResult",
+    "ScatState",
+    "discard_action",
+    "new_game",
+    "stack_deck",
+]
+
 DRAW_STOCK, DRAW_DISCARD = 0, 1
 DISCARD_BASE = 2
 KNOCK, PASS = 7, 8
@@ -64,6 +85,7 @@ ACTION_NAMES: tuple[str, ...] = (
     "knock",
     "pass",
 )
+
 
 #: Phases of a round: turns before a knock, the final turns after it, over.
 TURNS, FINAL_TURNS, OVER = 0, 1, 2

@@ -13,14 +13,7 @@ import numpy as np
 from schnauz_env.cards import format_cards
 from schnauz_env.render import SHAPE, check_seat, seat_names
 from schnauz_env.render.lives import draw_winner, lives_seat
-from schnauz_env.render.table import (
-    GREY,
-    HEIGHT,
-    MUTED,
-    Canvas,
-    seat_centres,
-    view_label,
-)
+from schnauz_env.render.table import GREY, HEIGHT, MUTED, Canvas, seat_centres, view_label
 from schnauz_env.scat.engine import DISCARD, PHASE_NAMES, ScatState
 
 
@@ -41,17 +34,13 @@ def result_line(state: ScatState, names: Sequence[str]) -> str:
 def draw_state(
     state: ScatState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
-    """A picture of ``state`` as a :data:`~schnauz_env.render.SHAPE` uint8 array.
-
-    ``seat`` chooses whose view is drawn (``None``: every hand open); ``names``
-    optionally labels the seats (default ``"seat k"``).
-    """
+    """The Scat table, drawn as the module docstring says; ``seat`` and ``names`` as in
+    :mod:`schnauz_env.render` (``None``: every hand open; default labels ``"seat k"``)."""
+    variant = "four-card Scat" if state.config.four_card else "Scat"
     seat = check_seat(seat, state.n)
     n = state.n
     names = seat_names(names, n)
     canvas = Canvas()
-    cfg = state.config
-    variant = "four-card Scat" if cfg.four_card else "Scat"
     if state.game_over:
         second = "game over"
     else:

@@ -5,58 +5,29 @@ the environment lives in ``schnauz_env.schnauz.env`` (``schnauz_env.schnauz_v0``
 """
 
 from schnauz_env.cards import Card, format_card, format_cards, parse_card, parse_cards
+from schnauz_env.schnauz import engine
 from schnauz_env.schnauz.config import DECK_VARIANTS, SchnauzConfig
-from schnauz_env.schnauz.engine import (
-    ACTION_NAMES,
-    DEALER_CHOICE,
-    EXCHANGE,
-    FINAL_CIRCLE,
-    KEEP,
-    KNOCK,
-    NUM_ACTIONS,
-    OVER,
-    PASS,
-    SWAP_ALL,
-    TURNS,
-    RoundResult,
-    SchnauzState,
-    new_game,
-    swap_action,
-)
+from schnauz_env.schnauz.engine import *  # noqa: F403 (engine.__all__)
 from schnauz_env.schnauz.hands import HandValue, card_points, evaluate_hand, hand_key, hand_label
 from schnauz_env.schnauz.observation import ObservationEncoder, ObservationLayout
 
 Config = SchnauzConfig  # the name every game package exports (see schnauz_env.games)
 
 __all__ = [
-    "ACTION_NAMES",
-    "DEALER_CHOICE",
+    *engine.__all__,
     "DECK_VARIANTS",
-    "EXCHANGE",
-    "FINAL_CIRCLE",
-    "KEEP",
-    "KNOCK",
-    "NUM_ACTIONS",
-    "OVER",
-    "PASS",
-    "SWAP_ALL",
-    "TURNS",
     "Card",
     "Config",
     "HandValue",
     "ObservationEncoder",
     "ObservationLayout",
-    "RoundResult",
     "SchnauzConfig",
-    "SchnauzState",
     "card_points",
     "evaluate_hand",
     "format_card",
     "format_cards",
     "hand_key",
     "hand_label",
-    "new_game",
     "parse_card",
     "parse_cards",
-    "swap_action",
 ]

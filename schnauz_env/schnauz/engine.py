@@ -51,6 +51,25 @@ from schnauz_env.common.engine import (
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.hands import FIRE_KEY, INSTANT_KEY, hand_key, hand_label, key_of
 
+#: The public names of the engine (the package re-exports them).
+__all__ = [
+    "ACTION_NAMES",
+    "DEALER_CHOICE",
+    "EXCHANGE",
+    "FINAL_CIRCLE",
+    "KEEP",
+    "KNOCK",
+    "NUM_ACTIONS",
+    "OVER",
+    "PASS",
+    "SWAP_ALL",
+    "TURNS",
+    "RoundResult",
+    "SchnauzState",
+    "new_game",
+    "swap_action",
+]
+
 KEEP, EXCHANGE = 0, 1
 SWAP_BASE = 2
 SWAP_ALL, PASS, KNOCK = 11, 12, 13
@@ -64,6 +83,7 @@ ACTION_NAMES: tuple[str, ...] = (
     "pass",
     "knock",
 )
+
 
 #: Phases of a round.
 DEALER_CHOICE, TURNS, FINAL_CIRCLE, OVER = 0, 1, 2, 3

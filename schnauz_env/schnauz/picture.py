@@ -13,14 +13,7 @@ import numpy as np
 from schnauz_env.cards import format_cards
 from schnauz_env.render import SHAPE, check_seat, seat_names
 from schnauz_env.render.lives import draw_winner, lives_seat
-from schnauz_env.render.table import (
-    GREY,
-    HEIGHT,
-    MUTED,
-    Canvas,
-    seat_centres,
-    view_label,
-)
+from schnauz_env.render.table import GREY, HEIGHT, MUTED, Canvas, seat_centres, view_label
 from schnauz_env.schnauz.engine import DEALER_CHOICE, PHASE_NAMES, SchnauzState
 
 
@@ -39,17 +32,14 @@ def showdown_line(state: SchnauzState, names: Sequence[str]) -> str:
 def draw_state(
     state: SchnauzState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
-    """A picture of ``state`` as a :data:`~schnauz_env.render.SHAPE` uint8 array.
-
-    ``seat`` chooses whose view is drawn (``None``: every hand open); ``names``
-    optionally labels the seats (default ``"seat k"``).
-    """
+    """The Schnauz table (see the module docstring) as a :data:`~schnauz_env.render.SHAPE`
+    uint8 array, from ``seat``'s view and with ``names``, as :mod:`schnauz_env.render` says."""
+    phase = "game over" if state.game_over else PHASE_NAMES[state.phase]
     seat = check_seat(seat, state.n)
     n = state.n
     names = seat_names(names, n)
     canvas = Canvas()
     cfg = state.config
-    phase = "game over" if state.game_over else PHASE_NAMES[state.phase]
     second = f"phase: {phase}"
     if state.knocker is not None and not state.game_over:
         second += f" · {names[state.knocker]} knocked"

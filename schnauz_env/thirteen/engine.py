@@ -68,6 +68,26 @@ from schnauz_env.thirteen.combos import (
 )
 from schnauz_env.thirteen.config import HAND_SIZE, ThirteenConfig
 
+#: The public names of the engine (the package re-exports them).
+__all__ = [
+    "ACTION_NAMES",
+    "DECLARE",
+    "NUM_ACTIONS",
+    "NUM_CARD_ACTIONS",
+    "OVER",
+    "PASS",
+    "PLAY",
+    "PLAYING",
+    "GameResult",
+    "ThirteenState",
+    "instant_win_of",
+    "new_game",
+    "new_position",
+    "play_actions",
+    "select_action",
+    "stacked_deck",
+]
+
 NUM_CARD_ACTIONS = 52
 PLAY, PASS = 52, 53
 NUM_ACTIONS = 54
@@ -77,6 +97,7 @@ ACTION_NAMES: tuple[str, ...] = (
     "play",
     "pass",
 )
+
 
 #: Phases of a game.
 PLAYING, DECLARE, OVER = 0, 1, 2

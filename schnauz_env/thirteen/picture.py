@@ -29,17 +29,13 @@ _ORDINALS = ("1st", "2nd", "3rd", "4th")
 def draw_state(
     state: ThirteenState, seat: int | None = None, names: Sequence[str] | None = None
 ) -> np.ndarray:
-    """A picture of ``state`` as a :data:`~schnauz_env.render.SHAPE` uint8 array.
-
-    ``seat`` chooses whose view is drawn (``None``: every hand open); ``names``
-    optionally labels the seats (default ``"seat k"``).
-    """
+    """A picture of a Thirteen game: the ``seat`` view (see :mod:`schnauz_env.render`)."""
+    title = f"Thirteen · game {state.game + 1}"
     seat = check_seat(seat, state.n)
     n = state.n
     names = seat_names(names, n)
     cfg = state.config
     canvas = Canvas()
-    title = f"Thirteen · game {state.game + 1}"
     if cfg.episode == "match":
         title += f" · match to {cfg.target_points}"
     if state.game_over:

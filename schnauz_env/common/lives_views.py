@@ -120,30 +120,28 @@ class LivesTableEncoder(TableEncoder):
         # compared first, the others only if the lists still differ after it.
         mover = seen.mover
         hands, seen_hands = state.hands, seen.hands
+        width = self._hand_width
+        base = starts[HAND] - lo
+        if mover >= 0 and hands[mover] != seen_hands[mover]:
+            write_slots(mv, base + width * mover, cols, seen_hands[mover], hands[mover])
+            seen_hands[mover] = list(hands[mover])
         if hands != seen_hands:
-            width = self._hand_width
-            base = starts[HAND] - lo
-            if mover >= 0 and hands[mover] != seen_hands[mover]:
-                write_slots(mv, base + width * mover, cols, seen_hands[mover], hands[mover])
-                seen_hands[mover] = list(hands[mover])
-            if hands != seen_hands:
-                for s, hand in enumerate(hands):
-                    old = seen_hands[s]
-                    if hand != old:
-                        write_slots(mv, base + width * s, cols, old, hand)
-                        seen_hands[s] = list(hand)
+            for s, hand in enumerate(hands):
+                old = seen_hands[s]
+                if hand != old:
+                    write_slots(mv, base + width * s, cols, old, hand)
+                    seen_hands[s] = list(hand)
         known, seen_known = state.known, seen.known
+        base = starts[KNOWN] - lo
+        if mover >= 0 and known[mover] != seen_known[mover]:
+            write_set(mv, base + cols * mover, seen_known[mover], known[mover])
+            seen_known[mover] = set(known[mover])
         if known != seen_known:
-            base = starts[KNOWN] - lo
-            if mover >= 0 and known[mover] != seen_known[mover]:
-                write_set(mv, base + cols * mover, seen_known[mover], known[mover])
-                seen_known[mover] = set(known[mover])
-            if known != seen_known:
-                for s, cards in enumerate(known):
-                    old = seen_known[s]
-                    if cards != old:
-                        write_set(mv, base + cols * s, old, cards)
-                        seen_known[s] = set(cards)
+            for s, cards in enumerate(known):
+                old = seen_known[s]
+                if cards != old:
+                    write_set(mv, base + cols * s, old, cards)
+                    seen_known[s] = set(cards)
         seen.mover = state.current
         lives, out, max_lives = state.lives, state.out, state.max_lives
         extra = None if self.seat_extra is None else getattr(state, self.seat_extra)

@@ -51,8 +51,10 @@ class LivesTableEncoder(TableEncoder):
     A game's encoder passes its config, its ``ObservationLayout`` (whose blocks include
     ``hand``, ``known``, ``seats``, ``dealer``, ``knocker``, ``to_act``, ``phase`` and
     ``stock``) and its card columns to ``__init__``, and defines :attr:`phase_slots` or
-    :meth:`_phase_index`, :meth:`_add_blocks` (its own blocks' layout), :meth:`_update_blocks` and
-    ``_new_seen(n)`` (a :class:`LivesSeen` with the game's own facts too).
+    :meth:`_phase_index`, :meth:`_add_blocks` (its own blocks' layout),
+    :meth:`_update_blocks` and ``_new_seen(n)`` (a :class:`LivesSeen` with the game's own
+    facts too); a game with more seat features sets :attr:`seat_extra` and defines
+    :meth:`_write_seat_extra`.
     """
 
     #: The state's per-seat counts that the seat features after the shared four show

@@ -1,13 +1,26 @@
-"""The learner loop's codes, shared by every game's VecEnv kernel (``k_vec``).
+"""What every game's VecEnv kernel (``k_vec``) shares: the codes, the buffers, the
+learner's bookkeeping.
 
-A VecEnv over a batched engine keeps, per game, a row of ``vs`` (int32): the learner's
-seat, the stage the game waits in, and whether the learner has acted this episode. The
-kernels (:func:`schnauz_env.batched.schnauz.loop.k_vec`,
+A VecEnv over a batched engine (:mod:`schnauz_env.vector`) runs one game per env, the
+learner at one seat. Its kernel (:func:`schnauz_env.batched.schnauz.loop.k_vec`,
 :func:`schnauz_env.batched.scat.vec.k_vec`, :func:`schnauz_env.batched.thirteen.vec.k_vec`)
-and the VecEnvs above them (:mod:`schnauz_env.vector`) read these codes from here.
+advances each game to the learner's next decision: it plays the action given (the
+learner's, or an opponent's from outside), then the opponents' moves, and stops when the
+learner is to act (its view and mask written), or an opponent's move must come from
+outside. When the learner's episode ends it writes its summed reward, last view and
+place, and deals again at once. The game's rules, views and players differ; the loop's
+state and its bookkeeping are here, in :class:`Buffers` and the helpers below (inlined
+into each kernel).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from schnauz_env.batched.common import rand_below, unmanaged
+from schnauz_env.batched.jit import njit
 
 #: Opponent kinds: a uniformly random legal move or the greedy player's, both drawn in
 #: the kernel, or a move given from outside (the kernel stops in ``S_NEED_OPP``).
@@ -18,3 +31,119 @@ S_RESET, S_READY, S_NEED_OPP = 0, 1, 2
 V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
 #: Columns of ``vs`` (a fourth is spare).
 V_COLUMNS = 4
+
+
+class Buffers(NamedTuple):
+    """The arrays a VecEnv and its kernel share, one row per game (B games, ``P`` seats
+    at most, ``A`` actions, views of ``O`` floats)."""
+
+    #: (B, P) float64: scratch, the rewards of one move.
+    rew: np.ndarray
+    #: (B, V_COLUMNS) int32: the learner's seat, the stage, whether it acted (``V_*``).
+    vs: np.ndarray
+    #: (B,) float64: the learner's reward earned since it was last paid.
+    vacc: np.ndarray
+    #: (B,) int64: the learner's actions, and the opponents' given from outside.
+    actions: np.ndarray
+    opp_actions: np.ndarray
+    #: (B,) int8: each game's opponent kind (``OPP_*``).
+    opp_kinds: np.ndarray
+    #: (B, O) float32 and (B, A) int8: the learner's view and mask.
+    obs: np.ndarray
+    mask: np.ndarray
+    #: (B, O) float32 and (B,) float64: the learner's last view and place in an episode.
+    term_obs: np.ndarray
+    term_place: np.ndarray
+    #: (B,) float64 and int8: the reward paid, and the episode ended.
+    reward_out: np.ndarray
+    done: np.ndarray
+    #: (B,) int8: the game waits for an opponent's move from outside; that opponent's
+    #: view ((B, O) float32, or (1, 1) when nobody reads it) and mask.
+    need: np.ndarray
+    opp_obs: np.ndarray
+    opp_mask: np.ndarray
+
+
+@njit(inline=True)
+def unmanaged_buffers(b):
+    """``b`` re-viewed without reference counting (on a kernel's entry)."""
+    return Buffers(
+        unmanaged(b.rew),
+        unmanaged(b.vs),
+        unmanaged(b.vacc),
+        unmanaged(b.actions),
+        unmanaged(b.opp_actions),
+        unmanaged(b.opp_kinds),
+        unmanaged(b.obs),
+        unmanaged(b.mask),
+        unmanaged(b.term_obs),
+        unmanaged(b.term_place),
+        unmanaged(b.reward_out),
+        unmanaged(b.done),
+        unmanaged(b.need),
+        unmanaged(b.opp_obs),
+        unmanaged(b.opp_mask),
+    )
+
+
+@njit(inline=True)
+def given_action(buf, g):
+    """The action given to game ``g`` (the learner's, or an opponent's from outside), or
+    -1 when the game is to be dealt (``S_RESET``). ``need[g]`` is cleared."""
+    buf.need[g] = 0
+    stage = buf.vs[g, V_STAGE]
+    if stage == S_READY:
+        return buf.actions[g]
+    if stage == S_NEED_OPP:
+        return buf.opp_actions[g]
+    return -1
+
+
+@njit(inline=True)
+def accept(buf, g):
+    """The action given to game ``g`` was legal: if it was the learner's, it has acted."""
+    if buf.vs[g, V_STAGE] == S_READY:
+        buf.vs[g, V_ACTED] = 1
+
+
+@njit(inline=True)
+def end_episode(buf, g, place):
+    """The learner's episode in game ``g`` is over (before a new deal): if it acted,
+    ``done``, its summed reward and ``place`` are written, and True is returned (the
+    caller writes its last view into ``term_obs``); an episode in which it never acted
+    goes unseen."""
+    if not buf.vs[g, V_ACTED]:
+        return False
+    buf.done[g] = 1
+    buf.reward_out[g] = buf.vacc[g]
+    buf.term_place[g] = place
+    return True
+
+
+@njit(inline=True)
+def seat_learner(buf, g, seat_mode, n, rng, generator):
+    """After a new deal in game ``g``: the learner's seat (``seat_mode``, or drawn from
+    ``generator`` of the game's ``rng`` when it is negative), nothing earned or acted
+    yet. Returns the seat."""
+    learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, generator, n)
+    buf.vs[g, V_LEARNER] = learner
+    buf.vs[g, V_ACTED] = 0
+    buf.vacc[g] = 0.0
+    return learner
+
+
+@njit(inline=True)
+def wait(buf, g, learner, current):
+    """Game ``g`` stops with ``current`` to act: the learner (what it earned is paid now,
+    unless its episode just ended and was paid with it) or an opponent whose move comes
+    from outside. Returns the rows the caller writes the view and mask into (``obs`` and
+    ``mask``, or ``opp_obs`` and ``opp_mask``)."""
+    if current == learner:
+        if not buf.done[g]:
+            buf.reward_out[g] = buf.vacc[g]
+            buf.vacc[g] = 0.0
+        buf.vs[g, V_STAGE] = S_READY
+        return buf.obs, buf.mask
+    buf.vs[g, V_STAGE] = S_NEED_OPP
+    buf.need[g] = 1
+    return buf.opp_obs, buf.opp_mask

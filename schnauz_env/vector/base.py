@@ -39,6 +39,7 @@ except ImportError as err:  # pragma: no cover - exercised only without SB3
         "the batched VecEnvs need stable-baselines3: pip install stable-baselines3 sb3-contrib"
     ) from err
 
+from schnauz_env.batched.jit import SameTypes
 from schnauz_env.batched.learner_loop import (
     OPP_EXTERNAL,
     OPP_GREEDY,
@@ -48,6 +49,7 @@ from schnauz_env.batched.learner_loop import (
     V_COLUMNS,
     V_LEARNER,
     V_STAGE,
+    Buffers,
 )
 
 OpponentFn = Callable[..., Any]
@@ -94,12 +96,13 @@ class BatchedVecEnv(VecEnv):
     """``num_envs`` games of a batched engine, each a single-agent env for the learner's seat.
 
     A subclass builds the engine (``engine``: ``num_games``, ``num_players``,
-    ``obs_size``, ``seed()``, ``gs``) and passes it here with the game's action count
-    and most seats; it implements :meth:`_kernel` (its ``k_vec`` over the games given,
-    with the opponent kind of each game in ``_opp_kinds``, returning how many got an
-    illegal action), names the column of ``gs`` that flags an error
-    (:attr:`error_field`) and, if its kernel takes a kind per game, the players of a
-    pool it plays itself (:meth:`kernel_players`).
+    ``obs_size``, ``seed()``, ``gs``) and passes it here with the game's action count,
+    most seats and its kernel ``k_vec``, called as ``k_vec(*self._kernel_state(),
+    buffers, games, seat_mode, want_opp_obs)`` (``buffers``: the
+    :class:`~schnauz_env.batched.learner_loop.Buffers` of this VecEnv; it returns how
+    many games got an illegal action); it implements :meth:`_kernel_state`, names the
+    column of ``gs`` that flags an error (:attr:`error_field`) and the players of a pool
+    its kernel plays itself (:meth:`kernel_players`).
     """
 
     #: The game's name (in messages).
@@ -114,6 +117,7 @@ class BatchedVecEnv(VecEnv):
         max_players: int,
         opponent: Any,
         learner_seat: int | None,
+        kernel: Any,
     ) -> None:
         self.opponent_fn, self.opponent_kind, self._per_game = opponent_function(
             opponent, self.game
@@ -146,6 +150,26 @@ class BatchedVecEnv(VecEnv):
         self._all = np.arange(b, dtype=np.int64)
         #: Each game's opponent kind (the kernels that take one per game read it).
         self._opp_kinds = np.full(b, self.opponent_kind, dtype=np.int8)
+        self._buffers = Buffers(
+            self._rew,
+            self._vs,
+            self._vacc,
+            self._actions,
+            self._opp_actions,
+            self._opp_kinds,
+            self._obs,
+            self._mask,
+            self._term_obs,
+            self._term_place,
+            self._reward,
+            self._done,
+            self._need,
+            self._opp_obs,
+            self._opp_mask,
+        )
+        # (called with the same types every time: numba's typing of the named tuple of
+        # buffers, and of Thirteen's state, is skipped after the first call)
+        self._k_vec = SameTypes(kernel)
         self._pool = opponent if self._per_game and _seats_by_name(opponent) else None
         self._seated: Any = None  # the pool's assignment that _opp_kinds follows
         self._pending_seed: int | None = None
@@ -183,9 +207,20 @@ class BatchedVecEnv(VecEnv):
         )
         self._opp_kinds[:] = kinds[np.asarray(assignment)]
 
+    def _kernel_state(self) -> tuple[Any, ...]:
+        """The arguments the game's ``k_vec`` takes before the buffers: the engine's state
+        (and any arrays of the game's own)."""
+        raise NotImplementedError
+
     def _kernel(self, games: np.ndarray) -> int:
         """Run the game's ``k_vec`` over ``games``; return the games with an illegal action."""
-        raise NotImplementedError
+        return self._k_vec(
+            *self._kernel_state(),
+            self._buffers,
+            games,
+            -1 if self.learner_seat is None else self.learner_seat,
+            self.opponent_fn is not None,
+        )
 
     def _reseed(self, seed: int) -> None:
         """Reseed the engine so that the games from here on are those of a new VecEnv

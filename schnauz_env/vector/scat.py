@@ -87,7 +87,7 @@ class ScatVecEnv(BatchedVecEnv):
             **options,
         )
         self.greedy_threshold = float(greedy_threshold)
-        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat)
+        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat, k_vec)
         b = self.num_envs
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         # the encoder's records of the entries it set in each view buffer
@@ -106,29 +106,5 @@ class ScatVecEnv(BatchedVecEnv):
             names["greedy"] = OPP_GREEDY
         return names
 
-    def _kernel(self, games: np.ndarray) -> int:
-        return k_vec(
-            *self.engine.arrays,
-            self._rew,
-            self._rew0,
-            self._vs,
-            self._vacc,
-            games,
-            self._actions,
-            self._opp_actions,
-            self._opp_kinds,
-            -1 if self.learner_seat is None else self.learner_seat,
-            self._obs,
-            self._obs_nz,
-            self._mask,
-            self._term_obs,
-            self._term_nz,
-            self._term_place,
-            self._reward,
-            self._done,
-            self._need,
-            self._opp_obs,
-            self._opp_nz,
-            self._opp_mask,
-            self.opponent_fn is not None,
-        )
+    def _kernel_state(self) -> tuple[Any, ...]:
+        return (*self.engine.arrays, self._rew0, self._obs_nz, self._term_nz, self._opp_nz)

@@ -82,30 +82,10 @@ class SchnauzVecEnv(BatchedVecEnv):
             knock_points=knock_points,
             **options,
         )
-        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat)
+        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat, K.k_vec)
 
-    def _kernel(self, games: np.ndarray) -> int:
-        return K.k_vec(
-            *self.engine.kernel_state,
-            self._rew,
-            self._vs,
-            self._vacc,
-            games,
-            self._actions,
-            self._opp_actions,
-            self.opponent_kind,
-            -1 if self.learner_seat is None else self.learner_seat,
-            self._obs,
-            self._mask,
-            self._term_obs,
-            self._term_place,
-            self._reward,
-            self._done,
-            self._need,
-            self._opp_obs,
-            self._opp_mask,
-            self.opponent_fn is not None,
-        )
+    def _kernel_state(self) -> tuple[Any, ...]:
+        return self.engine.kernel_state
 
     def action_masks(self) -> np.ndarray:
         """``(num_envs, 14)`` bool: the learner's legal actions (for ``MaskablePPO``)."""

@@ -40,9 +40,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from schnauz_env.batched.jit import SameTypes
 from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.thirteen import BatchedThirteen
 from schnauz_env.batched.thirteen.layout import F_ERROR, P
@@ -73,34 +70,11 @@ class ThirteenVecEnv(BatchedVecEnv):
     ) -> None:
         opponent_function(opponent, self.game)  # a bad opponent fails before any work
         engine = BatchedThirteen(num_envs, config, seed=seed, observe=False, **options)
-        super().__init__(engine, NUM_ACTIONS, P, opponent, learner_seat)
-        self._k_vec = SameTypes(k_vec)  # (the engine's state is two named tuples)
+        super().__init__(engine, NUM_ACTIONS, P, opponent, learner_seat, k_vec)
 
     def kernel_players(self) -> dict[str, int]:
         """``random`` and ``greedy`` (``policies.thirteen.GreedyPolicy``, move for move)."""
         return {"random": OPP_RANDOM, "greedy": OPP_GREEDY}
 
-    def _kernel(self, games: np.ndarray) -> int:
-        eng = self.engine
-        return self._k_vec(
-            eng.tables,
-            eng.state,
-            self._rew,
-            self._vs,
-            self._vacc,
-            games,
-            self._actions,
-            self._opp_actions,
-            self._opp_kinds,
-            -1 if self.learner_seat is None else self.learner_seat,
-            self._obs,
-            self._mask,
-            self._term_obs,
-            self._term_place,
-            self._reward,
-            self._done,
-            self._need,
-            self._opp_obs,
-            self._opp_mask,
-            self.opponent_fn is not None,
-        )
+    def _kernel_state(self) -> tuple[Any, ...]:
+        return self.engine.tables, self.engine.state

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import rand_below, unmanaged
+from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
-from schnauz_env.batched.learner_loop import (  # the codes every game's VecEnv loop shares
+from schnauz_env.batched.learner_loop import (
     OPP_EXTERNAL,  # noqa: F401 (still found here, e.g. by the deprecated batched.kernels)
     OPP_GREEDY,
     OPP_RANDOM,
-    S_NEED_OPP,
-    S_READY,
     S_RESET,
-    V_ACTED,
     V_LEARNER,
     V_STAGE,
+    accept,
+    end_episode,
+    given_action,
+    seat_learner,
+    unmanaged_buffers,
+    wait,
 )
 from schnauz_env.batched.schnauz.bots import greedy_action, random_action
 from schnauz_env.batched.schnauz.encode import encode, write_mask
@@ -200,122 +203,67 @@ def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, 
 
 
 @njit
-def k_vec(
-    cfg,
-    keys,
-    gs,
-    cards,
-    known,
-    fl,
-    rng,
-    perms,
-    rew,
-    vs,
-    vacc,
-    games,
-    actions,
-    opp_actions,
-    opp_kind,
-    seat_mode,
-    obs,
-    mask,
-    term_obs,
-    term_place,
-    reward_out,
-    done,
-    need,
-    opp_obs,
-    opp_mask,
-    want_opp_obs,
-):
-    """Advance each of ``games`` to the learner's next decision.
+def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, want_opp_obs):
+    """Advance each of ``games`` to the learner's next decision (the VecEnv's loop, with
+    the buffers and bookkeeping of :mod:`schnauz_env.batched.learner_loop`).
 
-    A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
-    ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new game.
-    Then opponents move (built-in random or greedy, or, for external opponents, the
-    game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` /
-    ``opp_mask``) until the learner is to act, writing its view and mask, or its
-    episode ends (out of the game, or the game over): then ``done``, its summed
-    reward, its last view and place are written and a new game starts at once.
-    An episode in which the learner never got to act is dealt again unseen.
-    The learner's rewards are summed over the opponents' moves; rewards earned
-    before its first move of a new episode are paid with that move.
-    Returns the number of games given an illegal action.
+    A game first plays the action it was given (the learner's, or an opponent's from
+    outside), or is dealt (stage ``S_RESET``). Then the opponents move (``opp_kinds[g]``:
+    random or greedy, drawn here; otherwise the game stops in ``S_NEED_OPP`` with the
+    opponent's mask, and with ``want_opp_obs`` its view) until the learner is to act, its
+    view and mask written, or its episode ends (out of the game, or the game over): then
+    its summed reward, last view and place are written and a new game starts at once,
+    the learner seated at ``seat_mode`` (or a random seat when it is negative). An
+    episode in which the learner never got to act is dealt again unseen. Returns the
+    number of games given an illegal action (flagged in ``gs[:, F_ERROR]``).
     """
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
         cfg, keys, gs, cards, known, fl, rng, perms
     )
-    rew = unmanaged(rew)
-    vs = unmanaged(vs)
-    vacc = unmanaged(vacc)
+    buf = unmanaged_buffers(buf)
     games = unmanaged(games)
-    actions = unmanaged(actions)
-    opp_actions = unmanaged(opp_actions)
-    obs = unmanaged(obs)
-    mask = unmanaged(mask)
-    term_obs = unmanaged(term_obs)
-    term_place = unmanaged(term_place)
-    reward_out = unmanaged(reward_out)
-    done = unmanaged(done)
-    need = unmanaged(need)
-    opp_obs = unmanaged(opp_obs)
-    opp_mask = unmanaged(opp_mask)
+    rew = buf.rew
     n = cfg[C_N]
     errors = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for idx in range(games.shape[0]):
         g = games[idx]
-        stage = vs[g, V_STAGE]
-        learner = vs[g, V_LEARNER]
-        if stage == S_READY or stage == S_NEED_OPP:  # noqa: SIM109
-            a = actions[g] if stage == S_READY else opp_actions[g]
+        fresh = buf.vs[g, V_STAGE] == S_RESET
+        a = given_action(buf, g)
+        if not fresh:
             if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
                 gs[g, F_ERROR] = ERR_ILLEGAL
                 errors += 1
                 continue
-            for s in range(n):
-                rew[g, s] = 0.0
-            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
-            vacc[g] += rew[g, learner]
-            if stage == S_READY:
-                vs[g, V_ACTED] = 1
-        need[g] = 0
-        fresh = stage == S_RESET
+            accept(buf, g)
+        learner = buf.vs[g, V_LEARNER]
+        current = -1
         while True:
+            if a >= 0:  # the one copy of a move: the action given, then the opponents'
+                for s in range(n):
+                    rew[g, s] = 0.0
+                play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
+                buf.vacc[g] += rew[g, learner]
+                a = -1
             if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
-                if not fresh and vs[g, V_ACTED]:
-                    done[g] = 1
-                    reward_out[g] = vacc[g]
-                    term_place[g] = fl[g, L_PLACE + learner]
-                    encode(cfg, gs, cards, known, g, learner, term_obs, g)
-                vacc[g] = 0.0
+                if not fresh and end_episode(buf, g, fl[g, L_PLACE + learner]):
+                    encode(cfg, gs, cards, known, g, learner, buf.term_obs, g)
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
-                learner = seat_mode if seat_mode >= 0 else rand_below(rng, g, RNG_PLAY, n)
-                vs[g, V_LEARNER] = learner
-                vs[g, V_ACTED] = 0
+                learner = seat_learner(buf, g, seat_mode, n, rng, RNG_PLAY)
                 fresh = False
                 continue
-            if gs[g, F_CURRENT] == learner:
-                write_mask(cfg, gs, mask, g)
-                encode(cfg, gs, cards, known, g, learner, obs, g)
-                if not done[g]:
-                    reward_out[g] = vacc[g]
-                    vacc[g] = 0.0
-                vs[g, V_STAGE] = S_READY
+            current = gs[g, F_CURRENT]
+            if current == learner:
                 break
-            if opp_kind == OPP_RANDOM:
+            kind = buf.opp_kinds[g]
+            if kind == OPP_RANDOM:
                 a = random_action(cfg, gs, rng, g)
-            elif opp_kind == OPP_GREEDY:
+            elif kind == OPP_GREEDY:
                 a = greedy_action(cfg, keys, gs, cards, g)
             else:
-                write_mask(cfg, gs, opp_mask, g)
-                if want_opp_obs:
-                    encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], opp_obs, g)
-                vs[g, V_STAGE] = S_NEED_OPP
-                need[g] = 1
                 break
-            for s in range(n):
-                rew[g, s] = 0.0
-            play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
-            vacc[g] += rew[g, learner]
+        view, mask = wait(buf, g, learner, current)
+        write_mask(cfg, gs, mask, g)
+        if current == learner or want_opp_obs:
+            encode(cfg, gs, cards, known, g, current, view, g)
     return errors

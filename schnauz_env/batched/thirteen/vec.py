@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import rand_below, unmanaged
+from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import (
     OPP_GREEDY,
     OPP_RANDOM,
-    S_NEED_OPP,
-    S_READY,
     S_RESET,
-    V_ACTED,
     V_LEARNER,
     V_STAGE,
+    accept,
+    end_episode,
+    given_action,
+    seat_learner,
+    unmanaged_buffers,
+    wait,
 )
 from schnauz_env.batched.thirteen.kernels import write_mask
 from schnauz_env.batched.thirteen.layout import (
@@ -52,125 +55,69 @@ from schnauz_env.batched.thirteen.rules import (
 
 
 @njit
-def k_vec(
-    tb,
-    st,
-    rew,
-    vs,
-    vacc,
-    games,
-    actions,
-    opp_actions,
-    opp_kinds,
-    seat_mode,
-    obs,
-    mask,
-    term_obs,
-    term_place,
-    reward_out,
-    done,
-    need,
-    opp_obs,
-    opp_mask,
-    want_opp_obs,
-):
-    """Advance each of ``games`` to the learner's next decision.
+def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
+    """Advance each of ``games`` to the learner's next decision (the VecEnv's loop, with
+    the buffers and bookkeeping of :mod:`schnauz_env.batched.learner_loop`).
 
-    A game in stage ``S_READY`` first plays the learner's ``actions[g]``; one in
-    ``S_NEED_OPP`` plays ``opp_actions[g]``; one in ``S_RESET`` starts a new episode.
-    Then the opponents move (``opp_kinds[g]``: random or greedy, drawn here; otherwise the
-    game stops in ``S_NEED_OPP`` with the opponent's view in ``opp_obs`` and mask in
-    ``opp_mask``) until the learner is to act, its view and mask written, or its
-    episode ends (its place is decided: it went out, or the game or match is over):
-    then ``done[g]``, its summed reward, its last view (``term_obs``) and place
-    (``term_place``) are written and a new episode starts at once, the learner seated
-    at ``seat_mode`` (or a random seat when it is negative). An episode in which the
-    learner never got to act (an instant win at the deal) is dealt again unseen.
-    Returns the number of games given an illegal action (flagged in ``gs[:, F_ERROR]``).
+    A game first plays the action it was given (the learner's, or an opponent's from
+    outside), or is dealt (stage ``S_RESET``). Then the opponents move (``opp_kinds[g]``:
+    random or greedy, drawn here; otherwise the game stops in ``S_NEED_OPP`` with the
+    opponent's mask, and with ``want_opp_obs`` its view) until the learner is to act, its
+    view and mask written, or its episode ends (its place is decided: it went out, or the game or match is over): then its summed reward, last view
+    and place are written and a new game starts at once, the learner seated at
+    ``seat_mode`` (or a random seat when it is negative). An episode in which the learner
+    never got to act is dealt again unseen. Returns the number of games given an
+    illegal action (flagged in ``gs[:, F_ERROR]``).
     """
     tb = unmanaged_tables(tb)
     st = unmanaged_state(st)
-    rew = unmanaged(rew)
-    vs = unmanaged(vs)
-    vacc = unmanaged(vacc)
+    buf = unmanaged_buffers(buf)
     games = unmanaged(games)
-    actions = unmanaged(actions)
-    opp_actions = unmanaged(opp_actions)
-    opp_kinds = unmanaged(opp_kinds)
-    obs = unmanaged(obs)
-    mask = unmanaged(mask)
-    term_obs = unmanaged(term_obs)
-    term_place = unmanaged(term_place)
-    reward_out = unmanaged(reward_out)
-    done = unmanaged(done)
-    need = unmanaged(need)
-    opp_obs = unmanaged(opp_obs)
-    opp_mask = unmanaged(opp_mask)
     gs, fl = st.gs, st.fl
+    rew = buf.rew
     n = st.cfg[C_N]
     errors = 0
     no_scores = np.full(P, -1, dtype=np.int32)
     for idx in range(games.shape[0]):
         g = games[idx]
-        stage = vs[g, V_STAGE]
-        learner = vs[g, V_LEARNER]
-        a = -1  # the move to play next (the learner's, or an opponent's)
-        if stage == S_READY or stage == S_NEED_OPP:  # noqa: SIM109
-            a = actions[g] if stage == S_READY else opp_actions[g]
+        fresh = buf.vs[g, V_STAGE] == S_RESET
+        a = given_action(buf, g)
+        if not fresh:
             if not is_legal(st, g, a):
                 gs[g, F_ERROR] = ERR_ILLEGAL
                 errors += 1
                 continue
-            if stage == S_READY:
-                vs[g, V_ACTED] = 1
-        need[g] = 0
-        fresh = stage == S_RESET
+            accept(buf, g)
+        learner = buf.vs[g, V_LEARNER]
         current = -1
-        # Each piece (the move, the deal, the view) has one inlined copy in this loop: a
-        # call of its own, taking the state as arguments, costs more than the piece.
         while True:
-            if a >= 0:
+            if a >= 0:  # the one copy of a move: the action given, then the opponents'
                 for s in range(P):
                     rew[g, s] = 0.0
                 apply(tb, st, rew, g, a)
                 refresh_legal(tb, st, g)
-                vacc[g] += rew[g, learner]
+                buf.vacc[g] += rew[g, learner]
                 a = -1
             if fresh or gs[g, F_OVER] or (gs[g, F_SETTLED] >> learner) & 1:
-                if not fresh and vs[g, V_ACTED]:
-                    done[g] = 1
-                    reward_out[g] = vacc[g]
-                    term_place[g] = fl[g, L_PLACE + learner]
-                    encode(tb, st, g, learner, term_obs, g)
-                vacc[g] = 0.0
+                if not fresh and end_episode(buf, g, fl[g, L_PLACE + learner]):
+                    encode(tb, st, g, learner, buf.term_obs, g)
                 new_game(tb, st, g, no_scores)
                 refresh_legal(tb, st, g)
-                learner = seat_mode if seat_mode >= 0 else rand_below(st.rng, g, RNG_PLAY, n)
-                vs[g, V_LEARNER] = learner
-                vs[g, V_ACTED] = 0
+                learner = seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
                 fresh = False
                 continue
             current = gs[g, F_CURRENT]
             if current == learner:
                 break
-            kind = opp_kinds[g]
+            kind = buf.opp_kinds[g]
             if kind == OPP_RANDOM:
                 a = random_action(st, g)
             elif kind == OPP_GREEDY:
                 a = greedy_action(tb, st, g)
             else:
                 break
-        # the game waits for the learner, or for an opponent's move from outside
-        if current == learner:
-            write_mask(st.bits, mask, g)
-            if not done[g]:
-                reward_out[g] = vacc[g]
-                vacc[g] = 0.0
-            vs[g, V_STAGE] = S_READY
-        else:
-            write_mask(st.bits, opp_mask, g)
-            vs[g, V_STAGE] = S_NEED_OPP
-            need[g] = 1
+        view, mask = wait(buf, g, learner, current)
+        write_mask(st.bits, mask, g)
         if current == learner or want_opp_obs:
-            encode(tb, st, g, current, obs if current == learner else opp_obs, g)
+            encode(tb, st, g, current, view, g)
     return errors

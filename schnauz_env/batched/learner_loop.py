@@ -88,22 +88,25 @@ def unmanaged_buffers(b):
 
 @njit(inline=True)
 def given_action(buf, g):
-    """The action given to game ``g`` (the learner's, or an opponent's from outside), or
-    -1 when the game is to be dealt (``S_RESET``). ``need[g]`` is cleared."""
+    """``(action, deal)`` of game ``g``: the action it was given (the learner's, or an
+    opponent's from outside) and False, or -1 and True when it is to be dealt
+    (``S_RESET``). Clears ``need[g]``."""
     buf.need[g] = 0
     stage = buf.vs[g, V_STAGE]
     if stage == S_READY:
-        return buf.actions[g]
+        return buf.actions[g], False
     if stage == S_NEED_OPP:
-        return buf.opp_actions[g]
-    return -1
+        return buf.opp_actions[g], False
+    return -1, True
 
 
 @njit(inline=True)
 def accept(buf, g):
-    """The action given to game ``g`` was legal: if it was the learner's, it has acted."""
+    """The action given to game ``g`` was legal (or it is to be dealt): if the action was
+    the learner's, the learner has acted. Returns the learner's seat."""
     if buf.vs[g, V_STAGE] == S_READY:
         buf.vs[g, V_ACTED] = 1
+    return buf.vs[g, V_LEARNER]
 
 
 @njit(inline=True)

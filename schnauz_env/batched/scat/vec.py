@@ -11,21 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
-from schnauz_env.batched.learner_loop import (
-    OPP_GREEDY,
-    OPP_RANDOM,
-    S_RESET,
-    V_LEARNER,
-    V_STAGE,
-    accept,
-    end_episode,
-    given_action,
-    seat_learner,
-    unmanaged_buffers,
-    wait,
-)
 from schnauz_env.batched.scat.layout import (
     C_N,
     ERR_ILLEGAL,
@@ -84,7 +72,7 @@ def k_vec(
     illegal action (flagged in ``gs[:, F_ERROR]``).
     """
     st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
-    buf = unmanaged_buffers(buf)
+    buf = LL.unmanaged_buffers(buf)
     rew0 = unmanaged(rew0)
     obs_nz = unmanaged(obs_nz)
     term_nz = unmanaged(term_nz)
@@ -98,15 +86,12 @@ def k_vec(
     hand = np.empty((1, HS), dtype=np.int8)
     for idx in range(games.shape[0]):
         g = games[idx]
-        fresh = buf.vs[g, V_STAGE] == S_RESET
-        a = given_action(buf, g)
-        if not fresh:
-            if a < 0 or a >= NUM_ACTIONS or not MASK_ROWS[situation(cfg, gs, g), a]:
-                gs[g, F_ERROR] = ERR_ILLEGAL
-                errors += 1
-                continue
-            accept(buf, g)
-        learner = buf.vs[g, V_LEARNER]
+        a, fresh = LL.given_action(buf, g)
+        if not fresh and (a < 0 or a >= NUM_ACTIONS or not MASK_ROWS[situation(cfg, gs, g), a]):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        learner = LL.accept(buf, g)
         current = -1
         while True:
             if a >= 0:  # the one copy of a move: the action given, then the opponents'
@@ -116,10 +101,10 @@ def k_vec(
                 buf.vacc[g] += rew[g, learner]
                 a = -1
             if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
-                if not fresh and end_episode(buf, g, fl[g, L_PLACE + learner]):
+                if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
                     encode(st, g, learner, buf.term_obs, term_nz, g, False)
                 new_game(st, g, -1, no_lives, rew0)
-                learner = seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
+                learner = LL.seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
                 buf.vacc[g] += rew0[g, learner]
                 fresh = False
                 continue
@@ -127,13 +112,13 @@ def k_vec(
             if current == learner:
                 break
             kind = buf.opp_kinds[g]
-            if kind == OPP_RANDOM:
+            if kind == LL.OPP_RANDOM:
                 a = random_action(st, g)
-            elif kind == OPP_GREEDY:
+            elif kind == LL.OPP_GREEDY:
                 a = greedy_action(st, g, hand)
             else:
                 break
-        view, mask = wait(buf, g, learner, current)
+        view, mask = LL.wait(buf, g, learner, current)
         write_mask(cfg, gs, mask, g)
         if current == learner or want_opp_obs:
             encode(st, g, current, view, obs_nz if current == learner else opp_nz, g, False)

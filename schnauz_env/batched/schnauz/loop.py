@@ -11,22 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
-from schnauz_env.batched.learner_loop import (
-    OPP_EXTERNAL,  # noqa: F401 (still found here, e.g. by the deprecated batched.kernels)
-    OPP_GREEDY,
-    OPP_RANDOM,
-    S_RESET,
-    V_LEARNER,
-    V_STAGE,
-    accept,
-    end_episode,
-    given_action,
-    seat_learner,
-    unmanaged_buffers,
-    wait,
-)
+from schnauz_env.batched.learner_loop import OPP_EXTERNAL  # noqa: F401 (batched.kernels finds it)
 from schnauz_env.batched.schnauz.bots import greedy_action, random_action
 from schnauz_env.batched.schnauz.encode import encode, write_mask
 from schnauz_env.batched.schnauz.rules import is_legal, new_game, play, unmanaged_state
@@ -220,7 +208,7 @@ def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, wa
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
         cfg, keys, gs, cards, known, fl, rng, perms
     )
-    buf = unmanaged_buffers(buf)
+    buf = LL.unmanaged_buffers(buf)
     games = unmanaged(games)
     rew = buf.rew
     n = cfg[C_N]
@@ -228,15 +216,12 @@ def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, wa
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for idx in range(games.shape[0]):
         g = games[idx]
-        fresh = buf.vs[g, V_STAGE] == S_RESET
-        a = given_action(buf, g)
-        if not fresh:
-            if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
-                gs[g, F_ERROR] = ERR_ILLEGAL
-                errors += 1
-                continue
-            accept(buf, g)
-        learner = buf.vs[g, V_LEARNER]
+        a, fresh = LL.given_action(buf, g)
+        if not fresh and (a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a)):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        learner = LL.accept(buf, g)
         current = -1
         while True:
             if a >= 0:  # the one copy of a move: the action given, then the opponents'
@@ -246,23 +231,23 @@ def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, wa
                 buf.vacc[g] += rew[g, learner]
                 a = -1
             if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
-                if not fresh and end_episode(buf, g, fl[g, L_PLACE + learner]):
+                if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
                     encode(cfg, gs, cards, known, g, learner, buf.term_obs, g)
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
-                learner = seat_learner(buf, g, seat_mode, n, rng, RNG_PLAY)
+                learner = LL.seat_learner(buf, g, seat_mode, n, rng, RNG_PLAY)
                 fresh = False
                 continue
             current = gs[g, F_CURRENT]
             if current == learner:
                 break
             kind = buf.opp_kinds[g]
-            if kind == OPP_RANDOM:
+            if kind == LL.OPP_RANDOM:
                 a = random_action(cfg, gs, rng, g)
-            elif kind == OPP_GREEDY:
+            elif kind == LL.OPP_GREEDY:
                 a = greedy_action(cfg, keys, gs, cards, g)
             else:
                 break
-        view, mask = wait(buf, g, learner, current)
+        view, mask = LL.wait(buf, g, learner, current)
         write_mask(cfg, gs, mask, g)
         if current == learner or want_opp_obs:
             encode(cfg, gs, cards, known, g, current, view, g)

@@ -15,21 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
-from schnauz_env.batched.learner_loop import (
-    OPP_GREEDY,
-    OPP_RANDOM,
-    S_RESET,
-    V_LEARNER,
-    V_STAGE,
-    accept,
-    end_episode,
-    given_action,
-    seat_learner,
-    unmanaged_buffers,
-    wait,
-)
 from schnauz_env.batched.thirteen.kernels import write_mask
 from schnauz_env.batched.thirteen.layout import (
     C_N,
@@ -71,7 +59,7 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     """
     tb = unmanaged_tables(tb)
     st = unmanaged_state(st)
-    buf = unmanaged_buffers(buf)
+    buf = LL.unmanaged_buffers(buf)
     games = unmanaged(games)
     gs, fl = st.gs, st.fl
     rew = buf.rew
@@ -80,15 +68,12 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     no_scores = np.full(P, -1, dtype=np.int32)
     for idx in range(games.shape[0]):
         g = games[idx]
-        fresh = buf.vs[g, V_STAGE] == S_RESET
-        a = given_action(buf, g)
-        if not fresh:
-            if not is_legal(st, g, a):
-                gs[g, F_ERROR] = ERR_ILLEGAL
-                errors += 1
-                continue
-            accept(buf, g)
-        learner = buf.vs[g, V_LEARNER]
+        a, fresh = LL.given_action(buf, g)
+        if not fresh and (not is_legal(st, g, a)):
+            gs[g, F_ERROR] = ERR_ILLEGAL
+            errors += 1
+            continue
+        learner = LL.accept(buf, g)
         current = -1
         while True:
             if a >= 0:  # the one copy of a move: the action given, then the opponents'
@@ -99,24 +84,24 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
                 buf.vacc[g] += rew[g, learner]
                 a = -1
             if fresh or gs[g, F_OVER] or (gs[g, F_SETTLED] >> learner) & 1:
-                if not fresh and end_episode(buf, g, fl[g, L_PLACE + learner]):
+                if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
                     encode(tb, st, g, learner, buf.term_obs, g)
                 new_game(tb, st, g, no_scores)
                 refresh_legal(tb, st, g)
-                learner = seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
+                learner = LL.seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
                 fresh = False
                 continue
             current = gs[g, F_CURRENT]
             if current == learner:
                 break
             kind = buf.opp_kinds[g]
-            if kind == OPP_RANDOM:
+            if kind == LL.OPP_RANDOM:
                 a = random_action(st, g)
-            elif kind == OPP_GREEDY:
+            elif kind == LL.OPP_GREEDY:
                 a = greedy_action(tb, st, g)
             else:
                 break
-        view, mask = wait(buf, g, learner, current)
+        view, mask = LL.wait(buf, g, learner, current)
         write_mask(st.bits, mask, g)
         if current == learner or want_opp_obs:
             encode(tb, st, g, current, view, g)

@@ -77,6 +77,8 @@ class BatchedGame:
     fl: np.ndarray
     rng: np.ndarray
     mask: np.ndarray
+    obs: np.ndarray
+    ended: np.ndarray
     _actions: np.ndarray
     _rewards: np.ndarray
     _all: np.ndarray
@@ -155,6 +157,24 @@ class BatchedGame:
                 )
             self._actions[:] = actions
         return self._actions
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[g]`` for the player to act in each game.
+
+        Returns ``(obs, mask, rewards, ended)`` (see the game's module docstring).
+        Finished games (without auto-reset) ignore their action. An illegal action raises
+        ``ValueError`` naming the game, the action and the legal ones, after the other
+        games have moved; the offending games are left as they were.
+        """
+        self._take_actions(actions)
+        if self._step_kernel():
+            self._raise_errors()
+        return self.obs, self.mask, self.rewards, self.ended
+
+    def _step_kernel(self) -> int:
+        """Run the game's step kernel on the action buffer (rewards, ends, masks, views
+        into the engine's buffers); return the number of games in error."""
+        raise NotImplementedError
 
     def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
         """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.

@@ -236,16 +236,8 @@ class BatchedScat(LivesGame):
             self._raise_errors()
         return self.obs, self.mask
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Play ``actions[g]`` for the player to act in each game.
-
-        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished
-        games (without auto-reset) ignore their action. An illegal action raises
-        ``ValueError`` naming the game, the action and the legal ones, after the
-        other games have moved; the offending games are left as they were.
-        """
-        self._take_actions(actions)
-        errors = K.k_step(
+    def _step_kernel(self) -> int:
+        return K.k_step(
             *self.arrays,
             self._actions,
             self._rewards,
@@ -258,9 +250,6 @@ class BatchedScat(LivesGame):
             self.round_over,
             self.final_places,
         )
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask, self._rewards[:, : self.num_players], self.ended
 
     def queue_tie_break_decks(self, g: int, decks: np.ndarray) -> None:
         """External mode: the decks game ``g``'s next tie-break deals take, in order.

@@ -138,7 +138,6 @@ class BatchedSchnauz(LivesGame):
         self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._rewards_n = self._rewards[:, :n]
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -207,16 +206,8 @@ class BatchedSchnauz(LivesGame):
             self._raise_errors()
         return self.obs, self.mask
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Play ``actions[g]`` for the player to act in each game.
-
-        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished
-        games (without auto-reset) ignore their action. An illegal action raises
-        ``ValueError`` naming the game, the action and the legal ones, after the
-        other games have moved; the offending games are left as they were.
-        """
-        self._take_actions(actions)
-        errors = K.k_step(
+    def _step_kernel(self) -> int:
+        return K.k_step(
             *self.kernel_state,
             self._actions,
             self._rewards,
@@ -229,9 +220,6 @@ class BatchedSchnauz(LivesGame):
             self.final_places,
             self._no_lives,
         )
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask, self._rewards_n, self.ended
 
     def queue_replay_decks(self, g: int, decks: np.ndarray) -> None:
         """External mode: the decks game ``g``'s next replay deals take, in order.

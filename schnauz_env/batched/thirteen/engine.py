@@ -199,16 +199,8 @@ class BatchedThirteen(BatchedGame):
             self._raise_errors()
         return self.obs, self.mask
 
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Play ``actions[g]`` for the player to act in each game.
-
-        Returns ``(obs, mask, rewards, ended)`` (see the module docstring). Finished games
-        (without auto-reset) ignore their action. An illegal action raises ``ValueError``
-        naming the game, the action and the legal ones, after the other games have moved;
-        the offending games are left as they were.
-        """
-        self._take_actions(actions)
-        errors = self._k_step(
+    def _step_kernel(self) -> int:
+        return self._k_step(
             self.tables,
             self.state,
             self._actions,
@@ -222,9 +214,6 @@ class BatchedThirteen(BatchedGame):
             self.final_places,
             self._no_scores,
         )
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask, self.rewards, self.ended
 
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         K.k_observe(self.tables, self.state, games, seats, out)

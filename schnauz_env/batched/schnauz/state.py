@@ -101,31 +101,30 @@ NFL = 2 * MAXP
 
 
 # --- observation layout --------------------------------------------------------------
-def _affine_starts() -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
-    """:class:`ObservationLayout`'s blocks, each start (and, last, the size) written as
-    ``per_card * deck_size + fixed``: read off the layouts of two deck variants and
-    checked on every variant, so the layout stays the one source and a layout that is
-    not affine in the deck size fails here, at import."""
+def _affine_starts() -> dict[str, tuple[int, int]]:
+    """Where each of :class:`ObservationLayout`'s blocks starts (and, as ``"end"``, its
+    size), as ``(per_card, fixed)``: ``per_card * deck_size + fixed``. Read off the
+    layouts of two deck variants and checked on every variant, so the layout stays the
+    one source, and a layout that is not affine in the deck size fails here, at import."""
     layouts = [ObservationLayout(SchnauzConfig(deck=deck)) for deck in DECK_VARIANTS]
-    names = tuple(name for name, _, _ in layouts[0].describe())
+    names = [*(name for name, _, _ in layouts[0].describe()), "end"]
     starts = [[*(start for _, start, _ in lay.describe()), lay.size] for lay in layouts]
     n0, n1 = layouts[0].num_cards, layouts[1].num_cards
-    per_card = tuple((b - a) // (n1 - n0) for a, b in zip(starts[0], starts[1], strict=True))
-    fixed = tuple(a - k * n0 for a, k in zip(starts[0], per_card, strict=True))
+    per_card = [(b - a) // (n1 - n0) for a, b in zip(starts[0], starts[1], strict=True)]
+    fixed = [a - k * n0 for a, k in zip(starts[0], per_card, strict=True)]
     for lay, row in zip(layouts, starts, strict=True):
         if row != [k * lay.num_cards + f for k, f in zip(per_card, fixed, strict=True)]:
             raise RuntimeError("the Schnauz observation layout is not affine in the deck size")
-    return names, per_card, fixed
+    return {name: (k, f) for name, k, f in zip(names, per_card, fixed, strict=True)}
 
 
-#: The observation's blocks, in order; block ``OB_X`` starts at
-#: ``OB_PER_CARD[OB_X] * deck_size + OB_FIXED[OB_X]`` and ``OB_END`` is the size (module
-#: constants, which numba folds: the encoder's offsets cost a multiply-add each).
-OBS_BLOCKS, OB_PER_CARD, OB_FIXED = _affine_starts()
+#: Each block's start, and the size (``OB_END``), as ``(per_card, fixed)`` pairs:
+#: module constants numba folds, so the encoder's offsets cost a multiply-add each
+#: (:func:`~schnauz_env.batched.schnauz.encode.block_start`).
+OBS_STARTS = _affine_starts()
 OB_HAND, OB_TABLE, OB_OOP, OB_KNOWN, OB_SEATS, OB_DEALER = (
-    OBS_BLOCKS.index(b) for b in ("hand", "table", "out_of_play", "known", "seats", "dealer")
+    OBS_STARTS[b] for b in ("hand", "table", "out_of_play", "known", "seats", "dealer")
 )
-OB_KNOCKER, OB_TO_ACT, OB_PHASE, OB_PASSES, OB_STOCK = (
-    OBS_BLOCKS.index(b) for b in ("knocker", "to_act", "phase", "passes", "stock")
+OB_KNOCKER, OB_TO_ACT, OB_PHASE, OB_PASSES, OB_STOCK, OB_END = (
+    OBS_STARTS[b] for b in ("knocker", "to_act", "phase", "passes", "stock", "end")
 )
-OB_END = len(OBS_BLOCKS)

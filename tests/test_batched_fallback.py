@@ -6,14 +6,10 @@ engine says how to install the compiled version.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import subprocess
 import sys
 
-import numpy as np
-
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+from batched_helpers import HAVE_NUMBA, run_with_and_without_numba, warns_how_to_install
 
 
 def test_import_schnauz_env_does_not_import_numba() -> None:
@@ -26,22 +22,11 @@ def test_import_schnauz_env_does_not_import_numba() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_runs_without_numba_and_says_how_to_install_it() -> None:
-    """With numba absent the same kernels run as Python: a warning naming the install
-    command, and (where numba is installed to compare with) exactly the same games."""
-    code = """
-import warnings, numpy as np
-warnings.simplefilter("error")
-from schnauz_env.batched.jit import HAVE_NUMBA
-assert not HAVE_NUMBA
-from schnauz_env.batched import BatchedSchnauz
-try:
-    BatchedSchnauz(2, num_players=3, seed=0)
-except RuntimeWarning as w:
-    assert 'pip install "schnauz_env[fast]"' in str(w), w
-else:
-    raise AssertionError("no warning")
-warnings.simplefilter("ignore")
+SCRIPT = (
+    warns_how_to_install(
+        "from schnauz_env.batched import BatchedSchnauz", "BatchedSchnauz(2, num_players=3, seed=0)"
+    )
+    + """
 eng = BatchedSchnauz(2, num_players=3, seed=4)
 obs, mask = eng.reset()
 out = [obs.copy()]
@@ -50,25 +35,14 @@ for _ in range(40):
     out += [obs.copy(), mask.copy(), rew.copy(), ended.copy()]
 np.savez(OUT, *out)
 """
-    outs = {}
-    for flag in ("1", "0") if HAVE_NUMBA else ("1",):
-        path = os.path.join(
-            os.environ.get("TMPDIR", "/tmp"), f"schnauz_nonumba_{os.getpid()}_{flag}.npz"
-        )
-        env = dict(os.environ, SCHNAUZ_ENV_NO_NUMBA=flag)
-        script = code.replace("OUT", repr(path))
-        if flag == "0":
-            script = script.replace("assert not HAVE_NUMBA", "assert HAVE_NUMBA").replace(
-                'raise AssertionError("no warning")', "pass"
-            )
-        subprocess.run([sys.executable, "-c", script], check=True, env=env)
-        with np.load(path) as data:
-            outs[flag] = [data[k] for k in data.files]
-        os.remove(path)
-    assert len(outs["1"]) == 1 + 4 * 40
-    if HAVE_NUMBA:
-        for a, b in zip(outs["1"], outs["0"], strict=True):
-            np.testing.assert_array_equal(a, b)
+)
+
+
+def test_runs_without_numba_and_says_how_to_install_it(tmp_path) -> None:
+    """With numba absent the same kernels run as Python: a warning naming the install
+    command, and (where numba is installed to compare with) exactly the same games."""
+    slow = run_with_and_without_numba(SCRIPT, tmp_path, "schnauz")
+    assert len(slow) == 1 + 4 * 40
 
 
 def test_the_old_private_shim_is_the_public_one() -> None:

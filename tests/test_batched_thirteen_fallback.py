@@ -6,28 +6,14 @@ the same games, very slowly, announced once with a warning naming the install co
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import subprocess
-import sys
+from batched_helpers import run_with_and_without_numba, warns_how_to_install
 
-import numpy as np
-
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
-
-SCRIPT = """
-import warnings, numpy as np
-warnings.simplefilter("error")
-from schnauz_env.batched.jit import HAVE_NUMBA
-assert HAVE_NUMBA == EXPECT_NUMBA
-from schnauz_env.batched.thirteen import BatchedThirteen
-try:
-    BatchedThirteen(2, num_players=3, seed=0)
-except RuntimeWarning as w:
-    assert not HAVE_NUMBA and 'pip install "schnauz_env[fast]"' in str(w), w
-else:
-    assert HAVE_NUMBA, "no warning"
-warnings.simplefilter("ignore")
+SCRIPT = (
+    warns_how_to_install(
+        "from schnauz_env.batched.thirteen import BatchedThirteen",
+        "BatchedThirteen(2, num_players=3, seed=0)",
+    )
+    + """
 eng = BatchedThirteen(3, num_players=3, seed=4, instant_wins=True, episode="match",
                       target_points=2)
 obs, mask = eng.reset()
@@ -39,25 +25,12 @@ for k in range(150):
 out.append(eng.observe(1))
 np.savez(OUT, *out)
 """
-
-
-def run(numba: bool, path: str) -> list[np.ndarray]:
-    env = dict(os.environ, SCHNAUZ_ENV_NO_NUMBA="0" if numba else "1")
-    script = SCRIPT.replace("EXPECT_NUMBA", repr(numba)).replace("OUT", repr(path))
-    subprocess.run([sys.executable, "-c", script], check=True, env=env)
-    with np.load(path) as data:
-        arrays = [data[k] for k in data.files]
-    os.remove(path)
-    return arrays
+)
 
 
 def test_runs_without_numba_and_plays_the_same_games(tmp_path) -> None:
     """Without numba: a warning naming the install command, and (where numba is installed
     to compare with) exactly the same observations, masks, rewards, ends and results."""
-    slow = run(False, str(tmp_path / "python.npz"))
+    slow = run_with_and_without_numba(SCRIPT, tmp_path, "thirteen")
     assert len(slow) == 2 + 5 * 150 + 1
     assert any(r.any() for r in slow[4::5])  # rewards were paid
-    if HAVE_NUMBA:
-        fast = run(True, str(tmp_path / "numba.npz"))
-        for a, b in zip(slow, fast, strict=True):
-            np.testing.assert_array_equal(a, b)

@@ -3,17 +3,10 @@ the same games (compared with the compiled run where numba is installed)."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import subprocess
-import sys
-
-import numpy as np
 import pytest
+from batched_helpers import run_with_and_without_numba
 
 pytest.importorskip("stable_baselines3")
-
-HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 SCRIPT = """
 import warnings, numpy as np
@@ -36,19 +29,6 @@ np.savez(OUT, *out)
 
 @pytest.mark.parametrize("game", ["scat", "thirteen"])
 def test_runs_without_numba(game: str, tmp_path) -> None:
-    outs = {}
-    for flag in ("1", "0") if HAVE_NUMBA else ("1",):
-        path = tmp_path / f"{game}_{flag}.npz"
-        script = (
-            SCRIPT.replace("OUT", repr(str(path)))
-            .replace("GAME", repr(game))
-            .replace("EXPECT_NUMBA", "False" if flag == "1" else "True")
-        )
-        env = dict(os.environ, SCHNAUZ_ENV_NO_NUMBA=flag)
-        subprocess.run([sys.executable, "-c", script], check=True, env=env)
-        with np.load(path) as data:
-            outs[flag] = [data[k] for k in data.files]
-    assert len(outs["1"]) == 2 * (1 + 4 * 40)
-    if HAVE_NUMBA:
-        for a, b in zip(outs["1"], outs["0"], strict=True):
-            np.testing.assert_array_equal(a, b)
+    script = SCRIPT.replace("GAME", repr(game))
+    slow = run_with_and_without_numba(script, tmp_path, game)
+    assert len(slow) == 2 * (1 + 4 * 40)

@@ -1,8 +1,11 @@
-"""What the batched engines' tests share: running a script with and without numba.
+"""What the batched engines' tests share: running a script with and without numba, and
+playing an engine in lockstep with the AEC env.
 
 The fallback tests run one script twice in fresh processes, without numba
 (``SCHNAUZ_ENV_NO_NUMBA=1``: the kernels as plain Python) and, where numba is installed,
-with it; each run saves the arrays it produced, and both runs must produce the same.
+with it; each run saves the arrays it produced, and both runs must produce the same. The
+differential tests play the batched engine and the real ``raw_env`` loop side by side
+(:func:`lockstep_with_raw_env`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,3 +65,71 @@ def run_with_and_without_numba(script: str, tmp_path: Path, name: str) -> list[n
         for a, b in zip(outs["1"], outs["0"], strict=True):
             np.testing.assert_array_equal(a, b)
     return outs["1"]
+
+
+def assert_same(got: np.ndarray, expected: Any, what: object) -> None:
+    """``assert_array_equal``'s report, at ``array_equal``'s cost when they agree."""
+    if not np.array_equal(got, expected):
+        np.testing.assert_array_equal(got, expected, err_msg=str(what))
+
+
+def lockstep_with_raw_env(
+    eng: Any,
+    envs: list[Any],
+    choose: Callable[[], np.ndarray],
+    terminated: Callable[[int], list[bool]],
+    context: Callable[[int], object],
+    after_move: Callable[[int, Any], None] | None = None,
+) -> int:
+    """Play a batched engine (``auto_reset=False``) and one reset AEC ``raw_env`` per
+    game in lockstep until every game ends; return the moves made.
+
+    Before every move: the agent to act, and every agent's view and mask, are the
+    engine's (``eng.observe``, ``eng.mask``; zeros for those not to act). The actions of
+    ``choose()`` are played in both; after every move each agent's reward and
+    termination (``terminated(g)``: the engine's, per seat) and the end of the episode
+    agree. ``after_move(g, env)`` runs after each env's move (e.g. to queue the decks its
+    next deal needs); ``context(g)`` names a game in failure messages.
+    """
+    n = eng.num_players
+    names = envs[0].possible_agents
+    no_mask = np.zeros_like(eng.mask[0])
+    steps = 0
+    alive = list(range(len(envs)))
+    while alive:
+        views = [eng.observe(s) for s in range(n)]
+        for g in alive:
+            env = envs[g]
+            assert env.agent_selection == names[eng.current[g]], context(g)
+            for s, a in enumerate(names):
+                if a in env.agents:
+                    got = env.observe(a)
+                    assert_same(views[s][g], got["observation"], (context(g), s))
+                    expect_mask = eng.mask[g] if s == eng.current[g] else no_mask
+                    assert_same(got["action_mask"], expect_mask, (context(g), s))
+        actions = choose()
+        seen = {}
+        for g in alive:
+            env = envs[g]
+            env.step(int(actions[g]))
+            steps += 1
+            if after_move is not None:
+                after_move(g, env)
+            seen[g] = (
+                [env.rewards.get(a, 0.0) for a in names],
+                [env.terminations.get(a, True) for a in names],
+            )
+            while env.agents and env.terminations[env.agent_selection]:
+                env.step(None)
+        _, _, rewards, ended = eng.step(actions)
+        still = []
+        for g in alive:
+            env = envs[g]
+            expect_rewards, expect_terms = seen[g]
+            assert rewards[g].tolist() == expect_rewards, context(g)
+            assert terminated(g) == expect_terms, context(g)
+            assert bool(ended[g]) == (not env.agents), context(g)
+            if env.agents:
+                still.append(g)
+        alive = still
+    return steps

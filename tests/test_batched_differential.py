@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batched_helpers import lockstep_with_raw_env
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -242,55 +243,23 @@ def run_aec(config: SchnauzConfig, seeds: list[int], rng) -> int:
 
 
 def _run_aec(config, seeds, rng, replays: ReplayDecks) -> int:
-    b, n = len(seeds), config.num_players
     dealers, perms = zip(*(reference_decks(config, s) for s in seeds), strict=True)
-    eng = BatchedSchnauz(b, config, observe=True, auto_reset=False)
+    eng = BatchedSchnauz(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers))
     envs = []
     for s in seeds:
         env = raw_env(**config.to_dict())
         env.reset(seed=s)
         envs.append(env)
-    names = envs[0].possible_agents
-    weights = STYLES[rng.integers(len(STYLES), size=b)]
-    steps = 0
-    alive = list(range(b))
-    while alive:
-        views = [eng.observe(s) for s in range(n)]
-        for g in alive:
-            env = envs[g]
-            assert env.agent_selection == names[eng.current[g]]
-            for s, a in enumerate(names):
-                if a in env.agents:
-                    got = env.observe(a)
-                    np.testing.assert_array_equal(views[s][g], got["observation"])
-                    expect_mask = eng.mask[g] if s == eng.current[g] else 0
-                    np.testing.assert_array_equal(got["action_mask"], expect_mask)
-        actions = choose_actions(eng.mask, weights, rng)
-        seen = {}
-        for g in alive:
-            env = envs[g]
-            env.step(int(actions[g]))
-            steps += 1
-            replays.queue(eng, g, env.game)
-            seen[g] = (
-                [env.rewards.get(a, 0.0) for a in names],
-                [env.terminations.get(a, True) for a in names],
-            )
-            while env.agents and env.terminations[env.agent_selection]:
-                env.step(None)
-        _, _, rewards, ended = eng.step(actions)
-        still = []
-        for g in alive:
-            env = envs[g]
-            expect_rewards, expect_terms = seen[g]
-            assert rewards[g].tolist() == expect_rewards, (config, seeds[g])
-            assert (eng.out[g] | eng.game_over[g]).tolist() == expect_terms
-            assert bool(ended[g]) == (not env.agents)
-            if env.agents:
-                still.append(g)
-        alive = still
-    return steps
+    weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
+    return lockstep_with_raw_env(
+        eng,
+        envs,
+        choose=lambda: choose_actions(eng.mask, weights, rng),
+        terminated=lambda g: (eng.out[g] | eng.game_over[g]).tolist(),
+        context=lambda g: (config, seeds[g]),
+        after_move=lambda g, env: replays.queue(eng, g, env.game),
+    )
 
 
 CONFIGS = mixed_configs(50)

@@ -19,6 +19,7 @@ import os
 
 import numpy as np
 import pytest
+from batched_helpers import assert_same, lockstep_with_raw_env
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -142,12 +143,6 @@ def _parse(codes: list[str]) -> list[int]:
     return [int(c) for c in parse_cards(codes)]
 
 
-def assert_same(got: np.ndarray, expected: np.ndarray, what: object) -> None:
-    """``assert_array_equal``'s report, at ``array_equal``'s cost when they agree."""
-    if not np.array_equal(got, expected):
-        np.testing.assert_array_equal(got, expected, err_msg=str(what))
-
-
 def _legal_bits(legal: tuple[int, ...], cache: dict) -> int:
     bits = cache.get(legal)
     if bits is None:
@@ -247,53 +242,21 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
 def run_aec(config: ThirteenConfig, seeds: list[int], rng) -> int:
     """Lockstep with the real ``raw_env`` loop: every agent's view, mask, reward and
     termination at every step."""
-    b, n = len(seeds), config.num_players
-    eng = BatchedThirteen(b, config, observe=True, auto_reset=False)
+    eng = BatchedThirteen(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=make_decks(config, seeds, {}))
     envs = []
     for s in seeds:
         env = raw_env(**config.to_dict())
         env.reset(seed=s)
         envs.append(env)
-    names = envs[0].possible_agents
-    weights = STYLES[rng.integers(len(STYLES), size=b)]
-    steps = 0
-    alive = list(range(b))
-    while alive:
-        views = [eng.observe(s) for s in range(n)]
-        for g in alive:
-            env = envs[g]
-            assert env.agent_selection == names[eng.current[g]]
-            for s, a in enumerate(names):
-                if a in env.agents:
-                    got = env.observe(a)
-                    assert_same(views[s][g], got["observation"], (config, seeds[g], s))
-                    expect_mask = eng.mask[g] if s == eng.current[g] else np.zeros_like(eng.mask[g])
-                    assert_same(got["action_mask"], expect_mask, (config, seeds[g], s))
-        actions = choose_actions(eng.state.bits[:, B_LEGAL].copy(), weights, rng)
-        seen = {}
-        for g in alive:
-            env = envs[g]
-            env.step(int(actions[g]))
-            steps += 1
-            seen[g] = (
-                [env.rewards.get(a, 0.0) for a in names],
-                [env.terminations.get(a, True) for a in names],
-            )
-            while env.agents and env.terminations[env.agent_selection]:
-                env.step(None)
-        _, _, rewards, ended = eng.step(actions)
-        still = []
-        for g in alive:
-            env = envs[g]
-            expect_rewards, expect_terms = seen[g]
-            assert rewards[g].tolist() == expect_rewards, (config, seeds[g])
-            assert eng.terminated[g].tolist() == expect_terms, (config, seeds[g])
-            assert bool(ended[g]) == (not env.agents)
-            if env.agents:
-                still.append(g)
-        alive = still
-    return steps
+    weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
+    return lockstep_with_raw_env(
+        eng,
+        envs,
+        choose=lambda: choose_actions(eng.state.bits[:, B_LEGAL].copy(), weights, rng),
+        terminated=lambda g: eng.terminated[g].tolist(),
+        context=lambda g: (config, seeds[g]),
+    )
 
 
 CONFIGS = mixed_configs(24)

@@ -158,6 +158,14 @@ class BatchedGame:
             self._actions[:] = actions
         return self._actions
 
+    def _started_with(self, errors: int) -> tuple[np.ndarray, np.ndarray]:
+        """The end of ``reset``: the games have started; raise the error of a game that
+        could not (``errors`` of them), else return ``(obs, mask)``."""
+        self._started = True
+        if errors:
+            self._raise_errors()
+        return self.obs, self.mask
+
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play ``actions[g]`` for the player to act in each game.
 

@@ -231,10 +231,7 @@ class BatchedScat(LivesGame):
             self.observing,
             self._all,
         )
-        self._started = True
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask
+        return self._started_with(errors)
 
     def _step_kernel(self) -> int:
         return K.k_step(

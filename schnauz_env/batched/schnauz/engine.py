@@ -200,11 +200,8 @@ class BatchedSchnauz(LivesGame):
             self.observing,
             self._all,
         )
-        self._started = True
         self._auto = self.auto_reset and not self.cfg[S.C_EXTERNAL]
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask
+        return self._started_with(errors)
 
     def _step_kernel(self) -> int:
         return K.k_step(

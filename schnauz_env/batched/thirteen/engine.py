@@ -193,11 +193,8 @@ class BatchedThirteen(BatchedGame):
         errors = K.k_reset(
             self.tables, self.state, sc, self.mask, self.obs, self.observing, self._all
         )
-        self._started = True
         self._auto = self.auto_reset and not cfg[L.C_EXTERNAL]
-        if errors:
-            self._raise_errors()
-        return self.obs, self.mask
+        return self._started_with(errors)
 
     def _step_kernel(self) -> int:
         return self._k_step(

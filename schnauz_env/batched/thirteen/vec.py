@@ -18,6 +18,7 @@ import numpy as np
 from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged
 from schnauz_env.batched.jit import njit
+from schnauz_env.batched.thirteen import rules as R
 from schnauz_env.batched.thirteen.kernels import write_mask
 from schnauz_env.batched.thirteen.layout import (
     C_N,
@@ -32,14 +33,6 @@ from schnauz_env.batched.thirteen.layout import (
 )
 from schnauz_env.batched.thirteen.observe import encode
 from schnauz_env.batched.thirteen.players import greedy_action, random_action
-from schnauz_env.batched.thirteen.rules import (
-    apply,
-    is_legal,
-    new_game,
-    refresh_legal,
-    unmanaged_state,
-    unmanaged_tables,
-)
 
 
 @njit
@@ -57,8 +50,8 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     never got to act is dealt again unseen. Returns the number of games given an
     illegal action (flagged in ``gs[:, F_ERROR]``).
     """
-    tb = unmanaged_tables(tb)
-    st = unmanaged_state(st)
+    tb = R.unmanaged_tables(tb)
+    st = R.unmanaged_state(st)
     buf = LL.unmanaged_buffers(buf)
     games = unmanaged(games)
     gs, fl = st.gs, st.fl
@@ -69,7 +62,7 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     for idx in range(games.shape[0]):
         g = games[idx]
         a, fresh = LL.given_action(buf, g)
-        if not fresh and (not is_legal(st, g, a)):
+        if not fresh and not R.is_legal(st, g, a):
             gs[g, F_ERROR] = ERR_ILLEGAL
             errors += 1
             continue
@@ -79,15 +72,15 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
             if a >= 0:  # the one copy of a move: the action given, then the opponents'
                 for s in range(P):
                     rew[g, s] = 0.0
-                apply(tb, st, rew, g, a)
-                refresh_legal(tb, st, g)
+                R.apply(tb, st, rew, g, a)
+                R.refresh_legal(tb, st, g)
                 buf.vacc[g] += rew[g, learner]
                 a = -1
             if fresh or gs[g, F_OVER] or (gs[g, F_SETTLED] >> learner) & 1:
                 if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
                     encode(tb, st, g, learner, buf.term_obs, g)
-                new_game(tb, st, g, no_scores)
-                refresh_legal(tb, st, g)
+                R.new_game(tb, st, g, no_scores)
+                R.refresh_legal(tb, st, g)
                 learner = LL.seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
                 fresh = False
                 continue

@@ -22,6 +22,7 @@ PATH = shipped_model("schnauz", CONFIG)
 #: under). Each is trained at the 4-player table of the game's standard rules.
 SHIPPED = {
     "schnauz": ("schnauz4_a7.npz", "schnauz-expert-v1", {"deck": "A9"}),
+    "scat": ("scat4.npz", "scat-expert-v1", {"lives": 2}),
 }
 GAMES = list(SHIPPED)
 

@@ -23,6 +23,7 @@ PATH = shipped_model("schnauz", CONFIG)
 SHIPPED = {
     "schnauz": ("schnauz4_a7.npz", "schnauz-expert-v1", {"deck": "A9"}),
     "scat": ("scat4.npz", "scat-expert-v1", {"lives": 2}),
+    "thirteen": ("thirteen4.npz", "thirteen-expert-v1", {"target_points": 5}),
 }
 GAMES = list(SHIPPED)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -36,10 +37,10 @@ class FakeClock:
         return self.now
 
 
-def tiny_model(folder: Path, game: str, seed: int = 0) -> Path:
-    """A small random model file for ``game`` (default rules, 4 players)."""
+def tiny_model(folder: Path, game: str, seed: int = 0, name: str = "", **rules: Any) -> Path:
+    """A small random model file for ``game`` (``rules``, else the defaults; 4 players)."""
     module = game_module(game)
-    config = module.Config()
+    config = module.Config(**rules)
     size = module.ObservationEncoder(config).size
     rng = np.random.default_rng(seed)
     weights = [
@@ -47,7 +48,7 @@ def tiny_model(folder: Path, game: str, seed: int = 0) -> Path:
         (rng.normal(0, 0.3, (8, module.NUM_ACTIONS)), np.zeros(module.NUM_ACTIONS)),
     ]
     return save_model(
-        folder / f"tiny_{game}.npz",
+        folder / (name or f"tiny_{game}.npz"),
         weights,
         game,
         config,
@@ -63,6 +64,7 @@ def models(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("models")
     for game in ("scat", "thirteen"):
         tiny_model(folder, game)
+    tiny_model(folder, "scat", name="tiny_scat_four_card.npz", four_card=True)
     return folder
 
 
@@ -388,9 +390,10 @@ def test_the_coach_covers_every_legal_move_with_the_shipped_model(client: Client
     assert status == 409 and body["error"] in ("wrong_turn", "not_your_turn")
 
 
-def test_an_operator_model_plays_and_coaches_thirteen(client: Client) -> None:
+def test_an_operator_model_plays_thirteen_and_the_shipped_one_coaches(client: Client) -> None:
     table, view = client.new_table(game="thirteen", seed=4, opponents=["tiny_thirteen.npz"])
-    assert view["coach"] == {"available": True, "model": "tiny_thirteen.npz"}
+    # the shipped model for these rules coaches (an operator's model only where none ships)
+    assert view["coach"] == {"available": True, "model": "thirteen4.npz"}
     assert view["names"][1] == "trained bot tiny_thirteen"
     coach = client.ok("GET", f"/api/tables/{table}/coach")
     # every play is a chain of card choices; the chain rule sums to 1 over the plays
@@ -400,6 +403,15 @@ def test_an_operator_model_plays_and_coaches_thirteen(client: Client) -> None:
     record = client.call("GET", f"/api/tables/{table}/record")[1]
     seat = record["seats"][1]
     assert seat["policy"] == "tiny_thirteen.npz" and len(seat["sha256"]) == 64
+
+
+def test_an_operator_model_coaches_where_no_model_ships(client: Client) -> None:
+    table, view = client.new_table(
+        game="scat", rules={"four_card": True}, seed=4, opponents=["tiny_scat_four_card.npz"]
+    )
+    assert view["coach"] == {"available": True, "model": "tiny_scat_four_card.npz"}
+    coach = client.ok("GET", f"/api/tables/{table}/coach")
+    assert sum(p["p"] for p in coach["probabilities"]) == pytest.approx(1.0, abs=1e-9)
 
 
 def test_the_review_lists_a_player_who_always_passes(client: Client) -> None:

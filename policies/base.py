@@ -101,6 +101,8 @@ class RowFeatures:
 
     name: str = "features"
     size: int = 0
+    #: Whether :meth:`row` samples (and so needs its row's seed); ``False`` skips hashing.
+    sampled: bool = True
 
     def __init__(self, config: Any, obs_size: int, seed: int = 0) -> None:
         self.config = config
@@ -125,7 +127,8 @@ class RowFeatures:
             raise ValueError(f"observations of shape {obs.shape}, expected (B, {self.obs_size})")
         out = np.zeros((batch.shape[0], self.size), dtype=np.float32)
         if len(batch):
-            for i, (row, seed) in enumerate(zip(batch, self.seeds(batch), strict=True)):
+            seeds = self.seeds(batch) if self.sampled else np.zeros(len(batch), np.int64)
+            for i, (row, seed) in enumerate(zip(batch, seeds, strict=True)):
                 self.row(row, int(seed), out[i])
         return out[0] if single else out
 

@@ -32,6 +32,7 @@ from policies.base import RowFeatures, with_params
 from policies.thirteen import ExpertPolicy
 from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS, PLAY
+from schnauz_env.thirteen.infoset import decode_observation
 from schnauz_env.thirteen.observation import ObservationEncoder
 
 FEATURES_NAME = "thirteen-expert-v1"
@@ -44,6 +45,7 @@ class ThirteenExpertFeatures(RowFeatures):
 
     name = FEATURES_NAME
     size = NUM_ACTIONS
+    sampled = False  # the expert plans without sampling: no per-row seeds to hash
 
     def __init__(self, config: ThirteenConfig, seed: int = 0) -> None:
         super().__init__(config, ObservationEncoder(config).size, seed)
@@ -52,8 +54,6 @@ class ThirteenExpertFeatures(RowFeatures):
     def expert_action(self, obs: np.ndarray) -> int | None:
         """The expert's action in the position ``obs`` shows (``None``: not the
         observer's turn, or the game is over)."""
-        from schnauz_env.thirteen.infoset import decode_observation
-
         view = decode_observation(obs, self.config)
         if view.to_act != 0 or not view.hand:
             return None
@@ -62,8 +62,7 @@ class ThirteenExpertFeatures(RowFeatures):
         return self.expert.plan_action(view)
 
     def row(self, obs: np.ndarray, seed: int, out: np.ndarray) -> None:
-        """The one-hot of :meth:`expert_action` (the expert does not sample: ``seed``
-        is unused)."""
+        """The one-hot of :meth:`expert_action` (``seed`` is unused)."""
         action = self.expert_action(obs)
         if action is not None:
             out[action] = 1.0

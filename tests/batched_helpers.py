@@ -133,3 +133,30 @@ def lockstep_with_raw_env(
                 still.append(g)
         alive = still
     return steps
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``masks``."""
+    return (rng.random(masks.shape) * masks).argmax(axis=1)
+
+
+def play_learner(venv: Any, steps: int, seed: int = 0) -> dict[str, Any]:
+    """``steps`` random legal learner moves in a VecEnv (after its reset): the learner's
+    episode returns, final places and the trajectory (every obs, rewards, dones)."""
+    rng = np.random.default_rng(seed)
+    trajectory = [venv.reset()]
+    ret = np.zeros(venv.num_envs)
+    returns, places = [], []
+    for _ in range(steps):
+        masks = venv.action_masks()
+        assert masks.dtype == bool and masks.any(axis=1).all()
+        obs, rewards, dones, infos = venv.step(random_legal(masks, rng))
+        assert obs.dtype == np.float32 and rewards.dtype == np.float32 and dones.dtype == bool
+        trajectory += [obs, rewards, dones]
+        ret += rewards
+        for g in np.flatnonzero(dones):
+            returns.append(float(ret[g]))
+            places.append(infos[g]["place"])
+            assert infos[g]["terminal_observation"].shape == obs.shape[1:]
+            ret[g] = 0.0
+    return {"returns": returns, "places": places, "trajectory": trajectory}

@@ -10,18 +10,11 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import place_value
 
 from schnauz_env.cards import parse_card
 from schnauz_env.schnauz import SchnauzConfig, hands, new_game
-from schnauz_env.schnauz.engine import (
-    DEALER_CHOICE,
-    EXCHANGE,
-    KEEP,
-    KNOCK,
-    PASS,
-    SWAP_ALL,
-    swap_action,
-)
+from schnauz_env.schnauz import engine as E
 from schnauz_env.schnauz.hands import hand_key, hand_points, min_key
 from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
@@ -30,10 +23,6 @@ pytest.importorskip("numba", reason="these tests drive the compiled kernels")
 
 from schnauz_env.batched import BatchedSchnauz, reference_decks
 from schnauz_env.batched.schnauz import state as S
-
-
-def place_value(place: float, n: int) -> float:
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
 
 
 def card_multiset(eng: BatchedSchnauz, g: int) -> list[int]:
@@ -186,19 +175,19 @@ def test_greedy_keeps_swaps_and_knocks() -> None:
     deck = stacked(cfg, "7C 8D 9H AS KS 9S 7H 8H 10D")
     eng = BatchedSchnauz(1, cfg, auto_reset=False, keep_points=31)
     eng.reset(decks=deck, dealers=np.array([0]))
-    assert eng.greedy_actions()[0] == EXCHANGE  # 30 points < keep_points
+    assert eng.greedy_actions()[0] == E.EXCHANGE  # 30 points < keep_points
     eng = BatchedSchnauz(1, cfg, auto_reset=False)  # keep at 20, knock at 26
     eng.reset(decks=deck, dealers=np.array([0]))
-    assert eng.greedy_actions()[0] == KEEP
-    eng.step(np.array([KEEP]))  # table 7H 8H 10D
+    assert eng.greedy_actions()[0] == E.KEEP
+    eng.step(np.array([E.KEEP]))  # table 7H 8H 10D
     # seat 1: 10D for 7C makes 8D 10D = 18 diamonds, better than 8H 9H = 17 hearts
-    assert eng.greedy_actions()[0] == swap_action(0, 2)
-    eng.step(np.array([swap_action(0, 2)]))  # table 7C 7H 8H
-    assert eng.current[0] == 0 and eng.greedy_actions()[0] == KNOCK  # nothing beats 30
-    eng.step(np.array([KNOCK]))
+    assert eng.greedy_actions()[0] == E.swap_action(0, 2)
+    eng.step(np.array([E.swap_action(0, 2)]))  # table 7C 7H 8H
+    assert eng.current[0] == 0 and eng.greedy_actions()[0] == E.KNOCK  # nothing beats 30
+    eng.step(np.array([E.KNOCK]))
     # seat 1's last turn: no swap improves on 18 diamonds, so it passes
-    assert eng.greedy_actions()[0] == PASS
-    _, _, rewards, _ = eng.step(np.array([PASS]))
+    assert eng.greedy_actions()[0] == E.PASS
+    _, _, rewards, _ = eng.step(np.array([E.PASS]))
     assert eng.round_over[0] and eng.last_result(0)["losers"] == [1]
 
 
@@ -207,9 +196,9 @@ def test_greedy_swaps_all_for_schnauz() -> None:
     deck = stacked(cfg, "7C 8D 9H 10S 7H 8S KC AC QC")
     eng = BatchedSchnauz(1, cfg, auto_reset=False)
     eng.reset(decks=deck, dealers=np.array([0]))
-    eng.step(np.array([KEEP]))  # table KC QC AC
-    assert eng.greedy_actions()[0] == SWAP_ALL
-    eng.step(np.array([SWAP_ALL]))
+    eng.step(np.array([E.KEEP]))  # table KC QC AC
+    assert eng.greedy_actions()[0] == E.SWAP_ALL
+    eng.step(np.array([E.SWAP_ALL]))
     assert eng.round_over[0] and eng.last_result(0)["reason"] == "instant"
 
 
@@ -272,19 +261,19 @@ def greedy_by_points(config: SchnauzConfig, obs: np.ndarray, mask: np.ndarray,
     def hand_key(cards: list[int]) -> int:
         return hands.hand_key(cards, config.ties)
 
-    if view.phase == DEALER_CHOICE:
-        return KEEP if hand_points(hand_key(hand), hand) >= keep_at else EXCHANGE
-    if mask[KNOCK] and hand_points(hand_key(hand), hand) >= knock_at:
-        return KNOCK
-    best, choice = hand_key(hand), PASS
+    if view.phase == E.DEALER_CHOICE:
+        return E.KEEP if hand_points(hand_key(hand), hand) >= keep_at else E.EXCHANGE
+    if mask[E.KNOCK] and hand_points(hand_key(hand), hand) >= knock_at:
+        return E.KNOCK
+    best, choice = hand_key(hand), E.PASS
     for i in range(3):
         for j in range(3):
             h = list(hand)
             h[i] = view.table[j]
             if hand_key(h) > best:
-                best, choice = hand_key(h), swap_action(i, j)
+                best, choice = hand_key(h), E.swap_action(i, j)
     if hand_key(view.table) > best:
-        choice = SWAP_ALL
+        choice = E.SWAP_ALL
     return choice
 
 

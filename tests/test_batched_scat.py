@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import place_value
 
 from schnauz_env.cards import parse_card
 from schnauz_env.scat import ScatConfig, new_game, stack_deck
@@ -19,10 +20,6 @@ pytest.importorskip("numba", reason="these tests drive the compiled kernels")
 from schnauz_env.batched import BatchedScat
 from schnauz_env.batched.scat import layout as L
 from schnauz_env.batched.scat import reference_decks
-
-
-def place_value(place: float, n: int) -> float:
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
 
 
 def card_multiset(eng: BatchedScat, g: int) -> list[int]:

@@ -11,6 +11,7 @@ from itertools import combinations, product
 
 import numpy as np
 import pytest
+from conftest import place_value
 
 from schnauz_env.thirteen import ThirteenConfig, new_game
 from schnauz_env.thirteen.combos import (
@@ -26,10 +27,6 @@ pytest.importorskip("numba", reason="these tests drive the compiled kernels")
 from schnauz_env.batched.thirteen import BatchedThirteen, reference_decks
 from schnauz_env.batched.thirteen import rules as R
 from schnauz_env.batched.thirteen.tables import NEVER, instant_names, kind_sizes, tables
-
-
-def place_value(place: float, n: int) -> float:
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
 
 
 # ------------------------------------------------------------------------- tables

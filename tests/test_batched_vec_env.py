@@ -8,35 +8,12 @@ import pytest
 pytest.importorskip("numba", reason="the VecEnv runs the compiled kernels")
 pytest.importorskip("stable_baselines3")
 
+from batched_helpers import play_learner, random_legal
+from conftest import place_value
+
 from schnauz_env.batched.schnauz.rules import is_legal
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.vector import SchnauzVecEnv
-
-
-def place_value(place: float, n: int) -> float:
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return (rng.random(masks.shape) * masks).argmax(axis=1)
-
-
-def play(venv: SchnauzVecEnv, steps: int, seed: int = 0) -> tuple[list[float], list[float]]:
-    """Random legal learner moves; returns (episode returns, final places)."""
-    rng = np.random.default_rng(seed)
-    venv.reset()
-    ret = np.zeros(venv.num_envs)
-    returns, places = [], []
-    for _ in range(steps):
-        obs, rewards, dones, infos = venv.step(random_legal(venv.action_masks(), rng))
-        assert obs.dtype == np.float32 and rewards.dtype == np.float32
-        ret += rewards
-        for g in np.flatnonzero(dones):
-            returns.append(float(ret[g]))
-            places.append(infos[g]["place"])
-            assert infos[g]["terminal_observation"].shape == obs.shape[1:]
-            ret[g] = 0.0
-    return returns, places
 
 
 def test_learner_view_and_masks_are_the_engines() -> None:
@@ -58,7 +35,8 @@ def test_learner_view_and_masks_are_the_engines() -> None:
 
 def test_returns_are_the_learners_place_values() -> None:
     venv = SchnauzVecEnv(num_envs=32, num_players=4, seed=2)
-    returns, places = play(venv, 1500)
+    out = play_learner(venv, 1500)
+    returns, places = out["returns"], out["places"]
     assert len(returns) > 100
     for r, p in zip(returns, places, strict=True):
         assert r == pytest.approx(place_value(p, 4), abs=1e-5)
@@ -68,13 +46,16 @@ def test_returns_are_the_learners_place_values() -> None:
 
 
 def test_greedy_opponents_beat_a_random_learner() -> None:
-    returns, _ = play(SchnauzVecEnv(num_envs=32, num_players=4, opponent="greedy", seed=3), 1500)
+    returns = play_learner(
+        SchnauzVecEnv(num_envs=32, num_players=4, opponent="greedy", seed=3), 1500
+    )["returns"]
     assert len(returns) > 100 and np.mean(returns) < -0.5
 
 
 def test_round_episodes_and_a_fixed_seat() -> None:
     venv = SchnauzVecEnv(num_envs=16, num_players=3, episode="round", learner_seat=2, seed=4)
-    returns, places = play(venv, 600)
+    out = play_learner(venv, 600)
+    returns, places = out["returns"], out["places"]
     assert (venv.learner_seats == 2).all()
     assert len(returns) > 50 and set(places) == {0.0}
     # a loser gets -1; a survivor its share of the losers' lives (1/2 or 2)
@@ -93,32 +74,11 @@ def test_callable_opponent_gets_its_own_views() -> None:
         return random_legal(masks, rng)
 
     venv = SchnauzVecEnv(num_envs=16, num_players=4, opponent=opponent, seed=6)
-    returns, places = play(venv, 600)
+    out = play_learner(venv, 600)
+    returns, places = out["returns"], out["places"]
     assert calls and len(returns) > 30
     for r, p in zip(returns, places, strict=True):
         assert r == pytest.approx(place_value(p, 4), abs=1e-5)
-
-
-def test_illegal_actions_raise() -> None:
-    venv = SchnauzVecEnv(num_envs=4, num_players=2, seed=7)
-    venv.reset()
-    masks = venv.action_masks()
-    actions = masks.argmax(axis=1)
-    actions[2] = np.flatnonzero(~masks[2])[0]
-    with pytest.raises(ValueError, match="illegal learner action"):
-        venv.step(actions)
-
-    def cheat(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.flatnonzero(masks[0] == 0)[:1].repeat(len(masks))  # masks are int8
-
-    venv = SchnauzVecEnv(num_envs=4, num_players=2, opponent=cheat, seed=7)
-    with pytest.raises(ValueError, match="illegal opponent action"):
-        for _ in range(10):
-            venv.reset()
-    with pytest.raises(ValueError, match="unknown opponent"):
-        SchnauzVecEnv(num_envs=2, opponent="no-such-player")
-    with pytest.raises(ValueError, match="opponent must be"):
-        SchnauzVecEnv(num_envs=2, opponent=3)
 
 
 def test_player_names_are_resolved_by_the_players_floor() -> None:
@@ -151,7 +111,8 @@ def test_policy_objects_play_through_act_batch() -> None:
     config = SchnauzConfig(num_players=3)
     policy = policies.make_policy("expert:samples=8", game="schnauz", config=config, seed=9)
     venv = SchnauzVecEnv(num_envs=4, config=config, opponent=policy, seed=9)
-    returns, places = play(venv, 60)
+    out = play_learner(venv, 60)
+    returns, places = out["returns"], out["places"]
     assert venv.opponent_fn == policy.act_batch
     for r, p in zip(returns, places, strict=True):
         assert r == pytest.approx(place_value(p, 3), abs=1e-5)
@@ -170,7 +131,7 @@ def test_per_game_opponents_get_the_games() -> None:
 
     opponent.per_game = True  # type: ignore[attr-defined]
     venv = SchnauzVecEnv(num_envs=8, num_players=4, opponent=opponent, seed=4)
-    play(venv, 50)
+    play_learner(venv, 50)
     games = np.concatenate(seen)
     assert set(games.tolist()) == set(range(8))
     assert all((np.diff(g) > 0).all() for g in seen)  # in game order, each once a call

@@ -13,6 +13,9 @@ import pytest
 pytest.importorskip("numba", reason="the VecEnvs run the compiled kernels")
 pytest.importorskip("stable_baselines3")
 
+from batched_helpers import play_learner, random_legal
+from conftest import place_value
+
 from policies import make_policy
 from schnauz_env.batched.learner_loop import OPP_GREEDY
 from schnauz_env.games import env_module, game_module
@@ -20,36 +23,9 @@ from schnauz_env.vector import ScatVecEnv, ThirteenVecEnv, vec_env_class
 from schnauz_env.vector.base import BatchedVecEnv
 
 GAMES = ("scat", "thirteen")
-NUM_ACTIONS = {"scat": 9, "thirteen": 54}
-
-
-def place_value(place: float, n: int) -> float:
-    return 1.0 - 2.0 * (place - 1.0) / (n - 1.0)
-
-
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return (rng.random(masks.shape) * masks).argmax(axis=1)
-
-
-def play(venv: BatchedVecEnv, steps: int, seed: int = 0) -> dict[str, Any]:
-    """Random legal learner moves; the episode returns, final places and the trajectory."""
-    rng = np.random.default_rng(seed)
-    trajectory = [venv.reset()]
-    ret = np.zeros(venv.num_envs)
-    returns, places = [], []
-    for _ in range(steps):
-        masks = venv.action_masks()
-        assert masks.dtype == bool and masks.any(axis=1).all()
-        obs, rewards, dones, infos = venv.step(random_legal(masks, rng))
-        assert obs.dtype == np.float32 and rewards.dtype == np.float32 and dones.dtype == bool
-        trajectory += [obs, rewards, dones]
-        ret += rewards
-        for g in np.flatnonzero(dones):
-            returns.append(float(ret[g]))
-            places.append(infos[g]["place"])
-            assert infos[g]["terminal_observation"].shape == obs.shape[1:]
-            ret[g] = 0.0
-    return {"returns": returns, "places": places, "trajectory": trajectory}
+#: The tests every batched VecEnv passes alike (Schnauz's own are in test_batched_vec_env.py).
+ALL_GAMES = ("schnauz", *GAMES)
+NUM_ACTIONS = {"schnauz": 14, "scat": 9, "thirteen": 54}
 
 
 def make(game: str, **kwargs: Any) -> BatchedVecEnv:
@@ -113,7 +89,7 @@ def test_the_learner_sees_its_own_view_and_masks(game: str) -> None:
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
 def test_episodes_are_whole_games_returning_place_values(game: str, opponent: str) -> None:
     n = 4
-    out = play(make(game, num_envs=24, num_players=n, opponent=opponent, seed=4), 800)
+    out = play_learner(make(game, num_envs=24, num_players=n, opponent=opponent, seed=4), 800)
     returns, places = out["returns"], out["places"]
     assert len(returns) > 50
     for r, p in zip(returns, places, strict=True):
@@ -128,7 +104,7 @@ def test_episodes_are_whole_games_returning_place_values(game: str, opponent: st
 
 def test_scat_single_round_episodes_and_a_fixed_seat() -> None:
     venv = ScatVecEnv(num_envs=16, num_players=3, episode="round", learner_seat=1, seed=5)
-    out = play(venv, 400)
+    out = play_learner(venv, 400)
     assert (venv.learner_seats == 1).all()
     assert len(out["returns"]) > 30 and set(out["places"]) == {0.0}
     assert min(out["returns"]) < 0 < max(out["returns"])
@@ -146,7 +122,7 @@ def test_scat_single_round_episodes_and_a_fixed_seat() -> None:
     ],
 )
 def test_scat_variants_return_place_values(options: dict) -> None:
-    out = play(ScatVecEnv(num_envs=8, num_players=5, seed=6, **options), 300)
+    out = play_learner(ScatVecEnv(num_envs=8, num_players=5, seed=6, **options), 300)
     assert out["returns"]
     for r, p in zip(out["returns"], out["places"], strict=True):
         assert r == pytest.approx(place_value(p, 5), abs=1e-5)
@@ -154,7 +130,7 @@ def test_scat_variants_return_place_values(options: dict) -> None:
 
 def test_thirteen_match_episodes() -> None:
     venv = ThirteenVecEnv(num_envs=8, num_players=4, episode="match", target_points=2, seed=7)
-    out = play(venv, 600)
+    out = play_learner(venv, 600)
     assert len(out["returns"]) > 5
     for r, p in zip(out["returns"], out["places"], strict=True):
         assert r == pytest.approx(place_value(p, 4), abs=1e-5)
@@ -162,18 +138,18 @@ def test_thirteen_match_episodes() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_seeded_runs_repeat(game: str) -> None:
-    a = play(make(game, num_envs=8, num_players=4, opponent="greedy", seed=8), 150)
-    b = play(make(game, num_envs=8, num_players=4, opponent="greedy", seed=8), 150)
-    c = play(make(game, num_envs=8, num_players=4, opponent="greedy", seed=9), 150)
+    a = play_learner(make(game, num_envs=8, num_players=4, opponent="greedy", seed=8), 150)
+    b = play_learner(make(game, num_envs=8, num_players=4, opponent="greedy", seed=8), 150)
+    c = play_learner(make(game, num_envs=8, num_players=4, opponent="greedy", seed=9), 150)
     for x, y in zip(a["trajectory"], b["trajectory"], strict=True):
         np.testing.assert_array_equal(x, y)
     assert not all(
         np.array_equal(x, y) for x, y in zip(a["trajectory"], c["trajectory"], strict=True)
     )
     venv = make(game, num_envs=8, num_players=4, opponent="greedy", seed=1)
-    play(venv, 20)
+    play_learner(venv, 20)
     venv.seed(8)  # applies at the next reset
-    d = play(venv, 150)
+    d = play_learner(venv, 150)
     for x, y in zip(a["trajectory"], d["trajectory"], strict=True):
         np.testing.assert_array_equal(x, y)
 
@@ -200,9 +176,9 @@ def test_compiled_greedy_plays_the_policies_greedy(game: str) -> None:
         return actions
 
     opponent.per_game = True  # type: ignore[attr-defined]
-    compiled = play(make(game, num_envs=16, config=config, opponent="greedy", seed=10), 250)
+    compiled = play_learner(make(game, num_envs=16, config=config, opponent="greedy", seed=10), 250)
     venv = make(game, num_envs=16, config=config, opponent=opponent, seed=10)
-    python = play(venv, 250)
+    python = play_learner(venv, 250)
     assert sum(calls) > 1000
     for x, y in zip(compiled["trajectory"], python["trajectory"], strict=True):
         np.testing.assert_array_equal(x, y)
@@ -213,7 +189,7 @@ def test_expert_opponents_through_act_batch(game: str) -> None:
     config = game_module(game).Config(num_players=3)
     expert = make_policy("expert", game=game, config=config, seed=11)
     venv = make(game, num_envs=4, config=config, opponent=expert, seed=11)
-    out = play(venv, 120)
+    out = play_learner(venv, 120)
     assert venv.opponent_fn == expert.act_batch
     assert out["returns"]
     for r, p in zip(out["returns"], out["places"], strict=True):
@@ -226,7 +202,7 @@ def test_opponent_pools_seat_names_per_game(game: str) -> None:
 
     config = game_module(game).Config(num_players=4)
     pool = OpponentPool(["greedy", "random"], game=game, config=config, seed=12, num_games=8)
-    out = play(make(game, num_envs=8, config=config, opponent=pool, seed=12), 200)
+    out = play_learner(make(game, num_envs=8, config=config, opponent=pool, seed=12), 200)
     for r, p in zip(out["returns"], out["places"], strict=True):
         assert r == pytest.approx(place_value(p, 4), abs=1e-5)
 
@@ -250,10 +226,10 @@ def test_a_pools_greedy_games_are_played_in_the_kernel(game: str) -> None:
 
     spy.per_game = True  # type: ignore[attr-defined]
     seated = make(game, num_envs=8, config=config, opponent=pool, seed=16)
-    fast = play(seated, 150)
+    fast = play_learner(seated, 150)
     kernel = np.flatnonzero(pool.assignment == 0)
     assert kernel.size and (seated._opp_kinds[kernel] == OPP_GREEDY).all()
-    slow = play(make(game, num_envs=8, config=config, opponent=spy, seed=16), 150)
+    slow = play_learner(make(game, num_envs=8, config=config, opponent=spy, seed=16), 150)
     for x, y in zip(fast["trajectory"], slow["trajectory"], strict=True):
         np.testing.assert_array_equal(x, y)
     assert set(np.concatenate(called).tolist()) == set(range(8))
@@ -266,11 +242,11 @@ def test_a_pools_greedy_games_are_played_in_the_kernel(game: str) -> None:
 
         venv = make(game, num_envs=8, config=config, opponent=pool, seed=16)
         venv.opponent_fn = watch
-        play(venv, 50)
+        play_learner(venv, 50)
         assert set(np.concatenate(probe).tolist()) <= set(np.flatnonzero(pool.assignment == 1))
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ALL_GAMES)
 def test_illegal_actions_and_bad_opponents_are_refused(game: str) -> None:
     venv = make(game, num_envs=4, num_players=2, seed=13)
     venv.reset()
@@ -322,7 +298,7 @@ def test_maskable_ppo_trains_and_its_model_plays_as_an_opponent(game: str, tmp_p
 
     path = export_sb3(model, tmp_path / "model.npz", game, config, [3])
     network = make_policy(str(path), game=game, config=config, seed=0)
-    out = play(make(game, num_envs=4, config=config, opponent=network, seed=15), 100)
+    out = play_learner(make(game, num_envs=4, config=config, opponent=network, seed=15), 100)
     for r, p in zip(out["returns"], out["places"], strict=True):
         assert r == pytest.approx(place_value(p, 3), abs=1e-5)
 

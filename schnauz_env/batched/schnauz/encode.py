@@ -43,18 +43,7 @@ from schnauz_env.batched.schnauz.state import (
     OB_TABLE,
     OB_TO_ACT,
 )
-from schnauz_env.schnauz.engine import (
-    DEALER_CHOICE,
-    EXCHANGE,
-    FINAL_CIRCLE,
-    KEEP,
-    KNOCK,
-    NUM_ACTIONS,
-    OVER,
-    PASS,
-    SWAP_BASE,
-    TURNS,
-)
+from schnauz_env.schnauz import engine as E
 from schnauz_env.schnauz.observation import SEAT_FEATURES
 
 
@@ -62,16 +51,16 @@ from schnauz_env.schnauz.observation import SEAT_FEATURES
 def write_mask(cfg, gs, mask, g):
     """The legal actions of the player to act in game ``g``, into ``mask[g]``."""
     phase = gs[g, F_PHASE]
-    for a in range(NUM_ACTIONS):
+    for a in range(E.NUM_ACTIONS):
         mask[g, a] = 0
-    if phase == DEALER_CHOICE:
-        mask[g, KEEP] = 1
-        mask[g, EXCHANGE] = 1
-    elif phase == TURNS or phase == FINAL_CIRCLE:  # noqa: SIM109
-        for a in range(SWAP_BASE, PASS + 1):
+    if phase == E.DEALER_CHOICE:
+        mask[g, E.KEEP] = 1
+        mask[g, E.EXCHANGE] = 1
+    elif phase == E.TURNS or phase == E.FINAL_CIRCLE:
+        for a in range(E.SWAP_BASE, E.PASS + 1):
             mask[g, a] = 1
         if knock_ok(cfg, gs, g):
-            mask[g, KNOCK] = 1
+            mask[g, E.KNOCK] = 1
 
 
 @njit(inline=True)
@@ -148,7 +137,7 @@ def encode(cfg, gs, cards, known, g, seat, obs, row):
     if gs[g, F_KNOCKER] >= 0:
         obs[row, o_knocker + rel(gs[g, F_KNOCKER], seat, n)] = 1.0
     phase = gs[g, F_PHASE]
-    if phase != OVER:
+    if phase != E.OVER:
         obs[row, o_to_act + rel(gs[g, F_CURRENT], seat, n)] = 1.0
         obs[row, o_phase + phase] = 1.0
     obs[row, o_passes + min(gs[g, F_PASSES], MAXP - 1)] = 1.0

@@ -11,15 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schnauz_env.schnauz.engine import (
-    DEALER_CHOICE,
-    EXCHANGE,
-    KEEP,
-    KNOCK,
-    PASS,
-    SWAP_ALL,
-    swap_action,
-)
+from schnauz_env.schnauz import engine as E
 
 
 def greedy_move(
@@ -45,12 +37,12 @@ def greedy_move(
     b = int(hand[1])
     c = int(hand[2])
     cur = keys[a, b, c]
-    if phase == DEALER_CHOICE:
-        return KEEP if cur >= keep_key else EXCHANGE
+    if phase == E.DEALER_CHOICE:
+        return E.KEEP if cur >= keep_key else E.EXCHANGE
     if knock_allowed and cur >= knock_key:
-        return KNOCK
+        return E.KNOCK
     best = cur
-    best_a = PASS
+    best_a = E.PASS
     for i in range(3):
         # slot i leaves; the two kept cards stay in order and t goes where it sorts
         if i == 0:
@@ -69,7 +61,7 @@ def greedy_move(
                 key = keys[x, y, t]
             if key > best:
                 best = key
-                best_a = swap_action(i, j)
+                best_a = E.swap_action(i, j)
     if keys[int(table[0]), int(table[1]), int(table[2])] > best:
-        best_a = SWAP_ALL
+        best_a = E.SWAP_ALL
     return best_a

@@ -66,14 +66,15 @@ class Screen:
 
 
 def spawn(
-    *args: str, dimensions: tuple[int, int] = (50, 120), **environ: str
+    *args: str, command: str = "play", dimensions: tuple[int, int] = (50, 120), **environ: str
 ) -> tuple[pexpect.spawn, Screen]:
+    """``schnauz <command> *args`` in a pseudo-terminal, and what its screen shows."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color", **environ)
     for var in ("NO_COLOR", "COLUMNS", "LINES"):
         env.pop(var, None)
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "schnauz_env.play.cli", "play", *args],
+        ["-m", "schnauz_env.play.cli", command, *args],
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=dimensions,

@@ -4,7 +4,6 @@ writes: on request (also when you quit) and always on a crash."""
 from __future__ import annotations
 
 import copy
-import os
 import subprocess
 import sys
 
@@ -17,7 +16,6 @@ from test_play_terminal import (  # noqa: E402
     GAME_OVER,
     PROMPT,
     TIMEOUT,
-    Screen,
     play_to_the_end,
     random_model,
     spawn,
@@ -38,21 +36,8 @@ from schnauz_env.records import (  # noqa: E402
 REPLAY_PROMPT = r"q: quit[^\n]*\n> "
 
 
-def spawn_replay(*args: str, dimensions=(60, 120)):
-    env = dict(os.environ, PYTHONUNBUFFERED="1", TERM="xterm-256color")
-    for var in ("NO_COLOR", "COLUMNS", "LINES"):
-        env.pop(var, None)
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "schnauz_env.play.cli", "replay", *args],
-        encoding="utf-8",
-        timeout=TIMEOUT,
-        dimensions=dimensions,
-        env=env,
-    )
-    screen = Screen()
-    child.logfile_read = screen
-    return child, screen
+def spawn_replay(*args: str, dimensions: tuple[int, int] = (60, 120)):
+    return spawn(*args, command="replay", dimensions=dimensions)
 
 
 @pytest.fixture(scope="module")

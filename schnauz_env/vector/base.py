@@ -95,8 +95,11 @@ def _seats_by_name(opponent: Any) -> bool:
 class BatchedVecEnv(VecEnv):
     """``num_envs`` games of a batched engine, each a single-agent env for the learner's seat.
 
-    A subclass builds the engine (``engine``: ``num_games``, ``num_players``,
-    ``obs_size``, ``seed()``, ``gs``) and passes it here with the game's action count,
+    ``VecEnv(num_envs=64, config=None, opponent="random", learner_seat=None, seed=None,
+    **options)``: ``config`` (or rule options as keywords, as for the game's ``env()``)
+    sets the rules; any other keyword goes to the engine (e.g. the built-in greedy
+    player's settings). A game's subclass names its engine class (:attr:`engine_class`:
+    ``num_games``, ``num_players``, ``obs_size``, ``seed()``, ``gs``), its action count,
     most seats and its kernel ``k_vec``, called as ``k_vec(*self._kernel_state(),
     buffers, games, seat_mode, want_opp_obs)`` (``buffers``: the
     :class:`~schnauz_env.batched.learner_loop.Buffers` of this VecEnv; it returns how
@@ -109,20 +112,29 @@ class BatchedVecEnv(VecEnv):
     game: str = ""
     #: The column of ``engine.gs`` that flags a game's error.
     error_field: int = -1
+    #: The game's batched engine class.
+    engine_class: Any = None
+    #: The game's action count and most seats.
+    num_actions: int = 0
+    max_players: int = 0
+    #: The game's compiled loop (a ``staticmethod``).
+    k_vec: Any = None
 
     def __init__(
         self,
-        engine: Any,
-        num_actions: int,
-        max_players: int,
-        opponent: Any,
-        learner_seat: int | None,
-        kernel: Any,
+        num_envs: int = 64,
+        config: Any = None,
+        opponent: Any = "random",
+        learner_seat: int | None = None,
+        seed: int | None = None,
+        **options: Any,
     ) -> None:
+        # a bad opponent fails before any work
         self.opponent_fn, self.opponent_kind, self._per_game = opponent_function(
             opponent, self.game
         )
-        self.engine = eng = engine
+        self.engine = eng = self.engine_class(num_envs, config, seed=seed, observe=False, **options)
+        num_actions, max_players = self.num_actions, self.max_players
         self.config = eng.config
         n, b = eng.num_players, eng.num_games
         if learner_seat is not None and not 0 <= learner_seat < n:
@@ -169,7 +181,7 @@ class BatchedVecEnv(VecEnv):
         )
         # (called with the same types every time: numba's typing of the named tuple of
         # buffers, and of Thirteen's state, is skipped after the first call)
-        self._k_vec = SameTypes(kernel)
+        self._k_vec = SameTypes(self.k_vec)
         self._pool = opponent if self._per_game and _seats_by_name(opponent) else None
         self._seated: Any = None  # the pool's assignment that _opp_kinds follows
         self._pending_seed: int | None = None

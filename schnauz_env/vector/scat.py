@@ -47,9 +47,9 @@ from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.scat import BatchedScat
 from schnauz_env.batched.scat.layout import F_ERROR, OBS_ENTRIES
 from schnauz_env.batched.scat.vec import k_vec
-from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
+from schnauz_env.scat.config import MAX_PLAYERS
 from schnauz_env.scat.engine import NUM_ACTIONS
-from schnauz_env.vector.base import BatchedVecEnv, opponent_function
+from schnauz_env.vector.base import BatchedVecEnv
 
 __all__ = ["ScatVecEnv"]
 
@@ -66,28 +66,16 @@ class ScatVecEnv(BatchedVecEnv):
 
     game = "scat"
     error_field = F_ERROR
+    engine_class = BatchedScat
+    num_actions = NUM_ACTIONS
+    max_players = MAX_PLAYERS
+    k_vec = staticmethod(k_vec)
 
     def __init__(
-        self,
-        num_envs: int = 64,
-        config: ScatConfig | None = None,
-        opponent: Any = "random",
-        learner_seat: int | None = None,
-        seed: int | None = None,
-        greedy_threshold: float = DEFAULT_THRESHOLD,
-        **options: Any,
+        self, *args: Any, greedy_threshold: float = DEFAULT_THRESHOLD, **options: Any
     ) -> None:
-        opponent_function(opponent, self.game)  # a bad opponent fails before any work
-        engine = BatchedScat(
-            num_envs,
-            config,
-            seed=seed,
-            observe=False,
-            greedy_threshold=greedy_threshold,
-            **options,
-        )
+        super().__init__(*args, greedy_threshold=greedy_threshold, **options)
         self.greedy_threshold = float(greedy_threshold)
-        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat, k_vec)
         b = self.num_envs
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         # the encoder's records of the entries it set in each view buffer

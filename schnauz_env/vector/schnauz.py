@@ -48,7 +48,7 @@ import numpy as np
 from schnauz_env.batched.schnauz import BatchedSchnauz
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz.state import F_ERROR
-from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
+from schnauz_env.schnauz.config import MAX_PLAYERS
 from schnauz_env.schnauz.engine import NUM_ACTIONS
 from schnauz_env.vector.base import BUILT_IN, BatchedVecEnv, OpponentFn, opponent_function
 
@@ -56,33 +56,18 @@ __all__ = ["BUILT_IN", "OpponentFn", "SchnauzVecEnv", "opponent_function"]
 
 
 class SchnauzVecEnv(BatchedVecEnv):
-    """``num_envs`` Schnauz games, each a single-agent env for the learner's seat."""
+    """``num_envs`` Schnauz games, each a single-agent env for the learner's seat.
+
+    ``config`` (or rule options as keywords, as for ``schnauz_v0.env``) sets the rules;
+    ``keep_points`` and ``knock_points`` set the built-in ``"greedy"`` opponent (16 and
+    26, as ``policies.schnauz.GreedyPolicy`` plays it)."""
 
     game = "schnauz"
     error_field = F_ERROR
-
-    def __init__(
-        self,
-        num_envs: int = 64,
-        config: SchnauzConfig | None = None,
-        opponent: Any = "random",
-        learner_seat: int | None = None,
-        seed: int | None = None,
-        keep_points: int = 16,
-        knock_points: int = 26,
-        **options: Any,
-    ) -> None:
-        opponent_function(opponent, self.game)  # a bad opponent fails before any work
-        engine = BatchedSchnauz(
-            num_envs,
-            config,
-            seed=seed,
-            observe=False,
-            keep_points=keep_points,
-            knock_points=knock_points,
-            **options,
-        )
-        super().__init__(engine, NUM_ACTIONS, MAX_PLAYERS, opponent, learner_seat, K.k_vec)
+    engine_class = BatchedSchnauz
+    num_actions = NUM_ACTIONS
+    max_players = MAX_PLAYERS
+    k_vec = staticmethod(K.k_vec)
 
     def _kernel_state(self) -> tuple[Any, ...]:
         return self.engine.kernel_state

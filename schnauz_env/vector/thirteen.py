@@ -44,9 +44,8 @@ from schnauz_env.batched.learner_loop import OPP_GREEDY, OPP_RANDOM
 from schnauz_env.batched.thirteen import BatchedThirteen
 from schnauz_env.batched.thirteen.layout import F_ERROR, P
 from schnauz_env.batched.thirteen.vec import k_vec
-from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS
-from schnauz_env.vector.base import BatchedVecEnv, opponent_function
+from schnauz_env.vector.base import BatchedVecEnv
 
 __all__ = ["ThirteenVecEnv"]
 
@@ -58,19 +57,10 @@ class ThirteenVecEnv(BatchedVecEnv):
 
     game = "thirteen"
     error_field = F_ERROR
-
-    def __init__(
-        self,
-        num_envs: int = 64,
-        config: ThirteenConfig | None = None,
-        opponent: Any = "random",
-        learner_seat: int | None = None,
-        seed: int | None = None,
-        **options: Any,
-    ) -> None:
-        opponent_function(opponent, self.game)  # a bad opponent fails before any work
-        engine = BatchedThirteen(num_envs, config, seed=seed, observe=False, **options)
-        super().__init__(engine, NUM_ACTIONS, P, opponent, learner_seat, k_vec)
+    engine_class = BatchedThirteen
+    num_actions = NUM_ACTIONS
+    max_players = P
+    k_vec = staticmethod(k_vec)
 
     def kernel_players(self) -> dict[str, int]:
         """``random`` and ``greedy`` (``policies.thirteen.GreedyPolicy``, move for move)."""

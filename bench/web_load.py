@@ -85,6 +85,34 @@ class Connection:
         self.conn.close()
 
 
+def timed_call(
+    conn: Connection,
+    tally: Tally,
+    what: str,
+    times: list[float] | None,
+    method: str,
+    path: str,
+    body: Any = None,
+    expect: int = 200,
+) -> Any:
+    """One request: its answer, its time in ``times`` (ms); ``None`` after counting a
+    failure (no answer, or a status other than ``expect``) in ``tally``."""
+    start = time.perf_counter()
+    try:
+        status, data = conn.call(method, path, body)
+    except (OSError, http.client.HTTPException) as err:
+        tally.errors += 1
+        tally.messages.append(f"{what}: {err!r}")
+        return None
+    if times is not None:
+        times.append(1000 * (time.perf_counter() - start))
+    if status != expect:
+        tally.errors += 1
+        tally.messages.append(f"{what}: {status} {data}")
+        return None
+    return data
+
+
 def player(
     url: str,
     index: int,
@@ -105,49 +133,27 @@ def player(
             request: dict[str, Any] = {"game": game, "seed": rng.randrange(2**31)}
             if opponents:
                 request["opponents"] = opponents
-            start = time.perf_counter()
-            try:
-                status, data = conn.call("POST", "/api/tables", request)
-            except (OSError, http.client.HTTPException) as err:
-                tally.errors += 1
-                tally.messages.append(f"new table: {err!r}")
-                continue
-            tally.table_ms.append(1000 * (time.perf_counter() - start))
-            if status != 201:
-                tally.errors += 1
-                tally.messages.append(f"new table: {status} {data}")
+            data = timed_call(
+                conn, tally, "new table", tally.table_ms, "POST", "/api/tables", request, 201
+            )
+            if data is None:
                 time.sleep(0.1)
                 continue
             tally.tables += 1
             table, view = data["id"], data["view"]
             while not view["game_over"] and time.monotonic() < deadline:
                 move = rng.choice(view["moves"])
-                start = time.perf_counter()
-                try:
-                    status, answer = conn.call(
-                        "POST",
-                        f"/api/tables/{table}/moves",
-                        {"turn": view["turn"], "actions": move["actions"]},
-                    )
-                except (OSError, http.client.HTTPException) as err:
-                    tally.errors += 1
-                    tally.messages.append(f"move: {err!r}")
-                    break
-                tally.move_ms.append(1000 * (time.perf_counter() - start))
-                if status != 200:
-                    tally.errors += 1
-                    tally.messages.append(f"move: {status} {answer}")
+                body = {"turn": view["turn"], "actions": move["actions"]}
+                answer = timed_call(
+                    conn, tally, "move", tally.move_ms, "POST", f"/api/tables/{table}/moves", body
+                )
+                if answer is None:
                     break
                 tally.moves += 1
                 view = answer
             if view["game_over"]:
                 tally.finished += 1
-            try:
-                status, _ = conn.call("DELETE", f"/api/tables/{table}")
-                if status != 200:
-                    tally.errors += 1
-            except (OSError, http.client.HTTPException):
-                tally.errors += 1
+            timed_call(conn, tally, "delete", None, "DELETE", f"/api/tables/{table}")
     finally:
         conn.close()
 

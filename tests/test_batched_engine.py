@@ -1,6 +1,8 @@
 """The batched engine's own contract: API, invariants, seeding, errors, import cost.
 
-Its agreement with the reference, move for move, is tests/test_batched_differential.py.
+Its agreement with the reference, move for move, is tests/test_batched_differential.py;
+the contract every batched engine keeps alike (illegal actions, finished games), in
+tests/test_batched_scat.py.
 """
 
 from __future__ import annotations
@@ -74,36 +76,6 @@ def test_random_play_invariants(options: dict) -> None:
             assert card_multiset(eng, g) == list(range(cfg.deck_size))
         assert ((obs >= 0) & (obs <= 1)).all()
     assert finished > 20
-
-
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    eng = BatchedSchnauz(3, SchnauzConfig(num_players=3), seed=0)
-    eng.reset()
-    before = eng.gs.copy(), eng.cards.copy()
-    actions = eng.random_actions().copy()
-    actions[1] = 13  # knock during the dealer's choice
-    with pytest.raises(
-        ValueError,
-        match=r"action 13 is not legal in game 1.*legal actions: 0 \(keep\), 1 \(exchange\)",
-    ):
-        eng.step(actions)
-    assert (eng.gs[1] == before[0][1]).all() and (eng.cards[1] == before[1][1]).all()
-    assert not (eng.gs[0] == before[0][0]).all()  # the other games moved
-    with pytest.raises(ValueError, match="one per game"):
-        eng.step(np.zeros(2, dtype=np.int64))
-
-
-def test_finished_games_wait_without_auto_reset() -> None:
-    eng = BatchedSchnauz(8, SchnauzConfig(num_players=2, episode="round"), seed=3, auto_reset=False)
-    eng.reset()
-    for _ in range(2000):
-        eng.step(eng.random_actions())
-        if eng.game_over.all():
-            break
-    assert eng.game_over.all() and eng.mask.sum() == 0
-    state = eng.gs.copy()
-    _, _, rewards, ended = eng.step(np.full(8, -1))
-    assert (eng.gs == state).all() and not ended.any() and not rewards.any()
 
 
 def test_a_seed_fixes_the_decks_whatever_the_play() -> None:

@@ -1,4 +1,6 @@
-"""The batched Scat engine's own contract: API, invariants, seeding, players, errors.
+"""The batched Scat engine's own contract: API, invariants, seeding, players, errors; and
+the parts of the contract every batched engine keeps alike (an illegal action, finished
+games without auto-reset, reseeding), run for each engine.
 
 Its agreement with the reference, move for move, is
 tests/test_batched_scat_differential.py; without numba, tests/test_batched_scat_fallback.py.
@@ -74,26 +76,51 @@ def test_random_play_invariants(options: dict) -> None:
     assert finished > 20
 
 
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    eng = BatchedScat(3, num_players=3, seed=0)
-    eng.reset()
-    before = eng.gs.copy(), eng.arrays.cards.copy()
-    actions = eng.random_actions().copy()
-    actions[1] = KNOCK  # not on one's own first turn
-    with pytest.raises(
-        ValueError,
-        match=r"action 7 is not legal in game 1 .* at the draw step in phase 'turns'; "
+#: Per engine: an action illegal in game 1 of a fresh three-player engine, the error it
+#: raises, and the engine's card rows.
+ILLEGAL = {
+    "scat": (
+        KNOCK,  # not on one's own first turn
+        r"action 7 is not legal in game 1 .* at the draw step in phase 'turns'; "
         r"legal actions: 0 \(draw stock\), 1 \(draw discard\)",
-    ):
+        lambda eng: eng.arrays.cards,
+    ),
+    "schnauz": (
+        13,  # knock during the dealer's choice
+        r"action 13 is not legal in game 1.*legal actions: 0 \(keep\), 1 \(exchange\)",
+        lambda eng: eng.cards,
+    ),
+}
+
+
+def batched(engine: str) -> type:
+    """The batched engine class of the game ``engine``."""
+    from schnauz_env.batched import BatchedSchnauz, BatchedThirteen
+
+    return {"scat": BatchedScat, "thirteen": BatchedThirteen, "schnauz": BatchedSchnauz}[engine]
+
+
+@pytest.mark.parametrize("engine", list(ILLEGAL))
+def test_illegal_action_raises_and_changes_nothing(engine: str) -> None:
+    action, message, cards = ILLEGAL[engine]
+    eng = batched(engine)(3, num_players=3, seed=0)
+    eng.reset()
+    before = eng.gs.copy(), cards(eng).copy()
+    actions = eng.random_actions().copy()
+    actions[1] = action
+    with pytest.raises(ValueError, match=message):
         eng.step(actions)
-    assert (eng.gs[1] == before[0][1]).all() and (eng.arrays.cards[1] == before[1][1]).all()
+    assert (eng.gs[1] == before[0][1]).all() and (cards(eng)[1] == before[1][1]).all()
     assert not (eng.gs[0] == before[0][0]).all()  # the other games moved
     with pytest.raises(ValueError, match="one per game"):
         eng.step(np.zeros(2, dtype=np.int64))
 
 
-def test_finished_games_wait_without_auto_reset() -> None:
-    eng = BatchedScat(8, num_players=2, episode="round", seed=3, auto_reset=False)
+@pytest.mark.parametrize(("engine", "options"), [("scat", {"episode": "round"}),
+                                                 ("schnauz", {"episode": "round"}),
+                                                 ("thirteen", {})])  # fmt: skip
+def test_finished_games_wait_without_auto_reset(engine: str, options: dict) -> None:
+    eng = batched(engine)(8, num_players=2, seed=3, auto_reset=False, **options)
     eng.reset()
     for _ in range(2000):
         eng.step(eng.random_actions())
@@ -286,9 +313,7 @@ def test_play_random_counts_its_steps() -> None:
 @pytest.mark.parametrize("engine", ["scat", "thirteen", "schnauz"])
 def test_a_reseeded_engine_plays_the_games_of_a_new_one(engine: str) -> None:
     """``reset(seed=s)`` after any play deals what a new engine seeded ``s`` deals."""
-    from schnauz_env.batched import BatchedSchnauz, BatchedThirteen
-
-    make = {"scat": BatchedScat, "thirteen": BatchedThirteen, "schnauz": BatchedSchnauz}[engine]
+    make = batched(engine)
 
     def play(eng, steps: int = 300) -> list[list[int]]:
         seen = []

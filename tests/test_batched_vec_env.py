@@ -88,24 +88,6 @@ def test_player_names_are_resolved_by_the_players_floor() -> None:
         SchnauzVecEnv(num_envs=2, opponent="expert")
 
 
-def test_maskable_ppo_trains_on_it() -> None:
-    sb3_contrib = pytest.importorskip("sb3_contrib")
-    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-
-    venv = SchnauzVecEnv(num_envs=8, num_players=3, seed=8)
-    assert is_masking_supported(venv)
-    venv.reset()
-    assert get_action_masks(venv).shape == (8, 14)
-    model = sb3_contrib.MaskablePPO(
-        "MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu"
-    )
-    model.learn(512)
-    assert model.num_timesteps >= 512
-    obs = venv.reset()
-    actions, _ = model.predict(obs, action_masks=venv.action_masks())
-    assert venv.action_masks()[np.arange(8), actions].all()
-
-
 def test_policy_objects_play_through_act_batch() -> None:
     policies = pytest.importorskip("policies")
     config = SchnauzConfig(num_players=3)

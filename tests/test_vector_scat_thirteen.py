@@ -274,7 +274,7 @@ def test_illegal_actions_and_bad_opponents_are_refused(game: str) -> None:
 
 
 # ------------------------------------------------------------------ training
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ALL_GAMES)
 def test_maskable_ppo_trains_and_its_model_plays_as_an_opponent(game: str, tmp_path) -> None:
     """A tiny MaskablePPO run; its export plays as a (network) opponent in the VecEnv."""
     sb3_contrib = pytest.importorskip("sb3_contrib")

@@ -1,5 +1,6 @@
-"""What the batched engines' tests share: running a script with and without numba, and
-playing an engine in lockstep with the AEC env.
+"""What the batched engines' tests share: running a script with and without numba,
+playing an engine in lockstep with the AEC env (and the reference's bookkeeping beside
+it), and driving a VecEnv.
 
 The fallback tests run one script twice in fresh processes, without numba
 (``SCHNAUZ_ENV_NO_NUMBA=1``: the kernels as plain Python) and, where numba is installed,
@@ -73,6 +74,58 @@ def assert_same(got: np.ndarray, expected: Any, what: object) -> None:
         np.testing.assert_array_equal(got, expected, err_msg=str(what))
 
 
+class Reference:
+    """One reference game (``state``, on the rules floor) and the AEC env's reward
+    bookkeeping for it: :meth:`settle` pays a result as the env would."""
+
+    def __init__(self, state: Any, settler: Any) -> None:
+        self.state = state
+        self.settler = settler
+        n = len(settler.possible_agents)
+        self.names = settler.possible_agents
+        self.returns = [0.0] * n
+        self.settled: set[int] = set()
+        self.terminated = [False] * n
+
+    def settle(self, result: Any) -> list[float]:
+        """The AEC env's rewards for ``result``: run ``CardGameEnv._settle`` itself."""
+        env = self.settler
+        env.game = self.state
+        env._returns = self.returns
+        env._settled = self.settled
+        env.rewards = dict.fromkeys(self.names, 0.0)
+        env.terminations = dict(zip(self.names, self.terminated, strict=True))
+        env._settle(result)
+        self.terminated = [env.terminations[a] for a in self.names]
+        return [env.rewards[a] for a in self.names]
+
+
+def choose_weighted(mask: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A weighted random legal action per row of ``mask`` (Efraimidis-Spirakis keys)."""
+    keys = rng.random(mask.shape) ** (1.0 / weights)
+    keys[mask == 0] = -1.0
+    return keys.argmax(axis=1)
+
+
+def legal_bits(legal: tuple[int, ...], cache: dict) -> int:
+    """The reference's legal actions as bits (``1 << a`` each), remembered in ``cache``."""
+    bits = cache.get(legal)
+    if bits is None:
+        bits = cache[legal] = sum(1 << a for a in legal)
+    return bits
+
+
+def reset_envs(raw_env: Any, config: Any, seeds: list[int], options: Any = None) -> list[Any]:
+    """One ``raw_env`` of ``config`` per seed, reset with it (``options(seed)``: its reset
+    options, if any)."""
+    envs = []
+    for s in seeds:
+        env = raw_env(**config.to_dict())
+        env.reset(seed=s, options=None if options is None else options(s))
+        envs.append(env)
+    return envs
+
+
 def lockstep_with_raw_env(
     eng: Any,
     envs: list[Any],
@@ -80,27 +133,41 @@ def lockstep_with_raw_env(
     terminated: Callable[[int], list[bool]],
     context: Callable[[int], object],
     after_move: Callable[[int, Any], None] | None = None,
+    *,
+    before_move: Callable[[int, Any], None] | None = None,
+    everyone: Callable[[], bool] | None = None,
+    games: list[int] | None = None,
+    final_views: bool = False,
 ) -> int:
     """Play a batched engine (``auto_reset=False``) and one reset AEC ``raw_env`` per
     game in lockstep until every game ends; return the moves made.
 
-    Before every move: the agent to act, and every agent's view and mask, are the
-    engine's (``eng.observe``, ``eng.mask``; zeros for those not to act). The actions of
-    ``choose()`` are played in both; after every move each agent's reward and
-    termination (``terminated(g)``: the engine's, per seat) and the end of the episode
-    agree. ``after_move(g, env)`` runs after each env's move (e.g. to queue the decks its
-    next deal needs); ``context(g)`` names a game in failure messages.
+    Before every move: the agent to act, its view and mask are the engine's (``eng.obs``,
+    ``eng.mask``), and so (when ``everyone()`` says so, by default always: called first,
+    before ``choose()``) are every agent's view and mask (``eng.observe``; zeros for
+    those not to act). The actions of ``choose()`` are played in both; after every move
+    each agent's reward and termination (``terminated(g)``: the engine's, per seat) and
+    the end of the episode agree, and with ``final_views`` every agent's view at the end
+    is the engine's. ``before_move(g, env)`` and ``after_move(g, env)`` run around each
+    env's move (e.g. to queue the decks its next deal needs); ``games`` are those to
+    play (by default all); ``context(g)`` names a game in failure messages.
     """
     n = eng.num_players
     names = envs[0].possible_agents
     no_mask = np.zeros_like(eng.mask[0])
     steps = 0
-    alive = list(range(len(envs)))
+    alive = list(range(len(envs))) if games is None else list(games)
     while alive:
-        views = [eng.observe(s) for s in range(n)]
+        every = everyone() if everyone is not None else True
+        views = [eng.observe(s) for s in range(n)] if every else None
         for g in alive:
             env = envs[g]
             assert env.agent_selection == names[eng.current[g]], context(g)
+            got = env.observe(env.agent_selection)
+            assert_same(eng.obs[g], got["observation"], context(g))
+            assert_same(eng.mask[g], got["action_mask"], context(g))
+            if views is None:
+                continue
             for s, a in enumerate(names):
                 if a in env.agents:
                     got = env.observe(a)
@@ -111,13 +178,17 @@ def lockstep_with_raw_env(
         seen = {}
         for g in alive:
             env = envs[g]
+            if before_move is not None:
+                before_move(g, env)
             env.step(int(actions[g]))
             steps += 1
             if after_move is not None:
                 after_move(g, env)
+            ending = final_views and env.game.game_over
             seen[g] = (
                 [env.rewards.get(a, 0.0) for a in names],
                 [env.terminations.get(a, True) for a in names],
+                [env.observe(a)["observation"] for a in names] if ending else None,
             )
             while env.agents and env.terminations[env.agent_selection]:
                 env.step(None)
@@ -125,12 +196,15 @@ def lockstep_with_raw_env(
         still = []
         for g in alive:
             env = envs[g]
-            expect_rewards, expect_terms = seen[g]
+            expect_rewards, expect_terms, last_views = seen[g]
             assert rewards[g].tolist() == expect_rewards, context(g)
             assert terminated(g) == expect_terms, context(g)
             assert bool(ended[g]) == (not env.agents), context(g)
             if env.agents:
                 still.append(g)
+            elif last_views is not None:
+                for s in range(n):
+                    assert_same(eng.observe(s, games=g)[0], last_views[s], (context(g), s))
         alive = still
     return steps
 

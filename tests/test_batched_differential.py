@@ -15,7 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batched_helpers import lockstep_with_raw_env
+from batched_helpers import (
+    Reference,
+    choose_weighted,
+    legal_bits,
+    lockstep_with_raw_env,
+    reset_envs,
+)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -72,45 +78,6 @@ def mixed_configs(count: int, seed: int = 7) -> list[SchnauzConfig]:
     return configs
 
 
-class Reference:
-    """One reference game and the AEC env's reward bookkeeping for it."""
-
-    def __init__(self, config: SchnauzConfig, seed: int, settler: raw_env) -> None:
-        self.state = new_game(config, np.random.default_rng(seed))
-        self.settler = settler
-        n = config.num_players
-        self.names = settler.possible_agents
-        self.returns = [0.0] * n
-        self.settled: set[int] = set()
-        self.terminated = [False] * n
-
-    def settle(self, result) -> list[float]:
-        """The AEC env's rewards for ``result``: run ``CardGameEnv._settle`` itself."""
-        env = self.settler
-        env.game = self.state
-        env._returns = self.returns
-        env._settled = self.settled
-        env.rewards = dict.fromkeys(self.names, 0.0)
-        env.terminations = {a: t for a, t in zip(self.names, self.terminated, strict=True)}
-        env._settle(result)
-        self.terminated = [env.terminations[a] for a in self.names]
-        return [env.rewards[a] for a in self.names]
-
-
-def _legal_bits(legal: tuple[int, ...], cache: dict) -> int:
-    bits = cache.get(legal)
-    if bits is None:
-        bits = cache[legal] = sum(1 << a for a in legal)
-    return bits
-
-
-def choose_actions(mask: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A weighted random legal action per row (Efraimidis-Spirakis keys)."""
-    keys = rng.random(mask.shape) ** (1.0 / weights)
-    keys[mask == 0] = -1.0
-    return keys.argmax(axis=1)
-
-
 class ReplayDecks:
     """Records the generator of every replay deal the reference makes.
 
@@ -159,7 +126,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
     eng = BatchedSchnauz(b, config, observe=True, auto_reset=False)
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers))
     settler = raw_env(**config.to_dict())
-    refs = [Reference(config, s, settler) for s in seeds]
+    refs = [Reference(new_game(config, np.random.default_rng(s)), settler) for s in seeds]
     enc = ObservationEncoder(config)
     weights = STYLES[rng.integers(len(STYLES), size=b)]
     cache: dict = {}
@@ -170,7 +137,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
         np.testing.assert_array_equal(eng.obs[g], enc.encode(ref.state, ref.state.current))
     alive = list(range(b))
     while alive:
-        actions = choose_actions(eng.mask, weights, rng)
+        actions = choose_weighted(eng.mask, weights, rng)
         actions_l = actions.tolist()
         mask_bits = (eng.mask.astype(np.int64) @ BITS).tolist()
         cur_before = eng.current.tolist()
@@ -178,7 +145,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
         for g in alive:  # the reference moves first, so its replay decks can be queued
             st = refs[g].state
             assert st.current == cur_before[g], (config, seeds[g])
-            assert mask_bits[g] == _legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            assert mask_bits[g] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
             results[g] = result = st.apply(actions_l[g])
             replays.queue(eng, g, st)
         obs, mask, rewards, ended = eng.step(actions)
@@ -246,16 +213,12 @@ def _run_aec(config, seeds, rng, replays: ReplayDecks) -> int:
     dealers, perms = zip(*(reference_decks(config, s) for s in seeds), strict=True)
     eng = BatchedSchnauz(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers))
-    envs = []
-    for s in seeds:
-        env = raw_env(**config.to_dict())
-        env.reset(seed=s)
-        envs.append(env)
+    envs = reset_envs(raw_env, config, seeds)
     weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
     return lockstep_with_raw_env(
         eng,
         envs,
-        choose=lambda: choose_actions(eng.mask, weights, rng),
+        choose=lambda: choose_weighted(eng.mask, weights, rng),
         terminated=lambda g: (eng.out[g] | eng.game_over[g]).tolist(),
         context=lambda g: (config, seeds[g]),
         after_move=lambda g, env: replays.queue(eng, g, env.game),

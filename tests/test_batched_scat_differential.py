@@ -18,6 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batched_helpers import (
+    Reference,
+    assert_same,
+    choose_weighted,
+    legal_bits,
+    lockstep_with_raw_env,
+    reset_envs,
+)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -98,44 +106,6 @@ def seat_lives(config: ScatConfig, seed: int) -> list[int] | None:
     return [int(x) for x in np.random.default_rng(seed).integers(0, 4, config.num_players)]
 
 
-class Reference:
-    """One reference game and the AEC env's reward bookkeeping for it."""
-
-    def __init__(self, config: ScatConfig, seed: int, settler: raw_env) -> None:
-        self.state = new_game(config, np.random.default_rng(seed), lives=seat_lives(config, seed))
-        self.settler = settler
-        n = config.num_players
-        self.names = settler.possible_agents
-        self.returns = [0.0] * n
-        self.settled: set[int] = set()
-        self.terminated = [False] * n
-
-    def settle(self, result: RoundResult) -> list[float]:
-        """The AEC env's rewards for ``result``: run ``CardGameEnv._settle`` itself."""
-        env = self.settler
-        env.game = self.state
-        env._returns = self.returns
-        env._settled = self.settled
-        env.rewards = dict.fromkeys(self.names, 0.0)
-        env.terminations = dict(zip(self.names, self.terminated, strict=True))
-        env._settle(result)
-        self.terminated = [env.terminations[a] for a in self.names]
-        return [env.rewards[a] for a in self.names]
-
-
-def same(got: np.ndarray, expected: np.ndarray, ctx: object) -> None:
-    """``assert_array_equal`` with its fast path first (it is slow even when equal)."""
-    if not np.array_equal(got, expected):
-        np.testing.assert_array_equal(got, expected, err_msg=str(ctx))
-
-
-def choose_actions(mask: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A weighted random legal action per row (Efraimidis-Spirakis keys)."""
-    keys = rng.random(mask.shape) ** (1.0 / weights)
-    keys[mask == 0] = -1.0
-    return keys.argmax(axis=1)
-
-
 def queue_tie_breaks(eng: BatchedScat, g: int, result: RoundResult | None, deck: list[int]):
     """Give game ``g`` the decks of the tie-break deals the reference just dealt: the
     permutations of the round's own generator (``round_rng(round, deck)``)."""
@@ -171,7 +141,10 @@ def start(config: ScatConfig, seeds: list[int]) -> tuple[BatchedScat, list[Refer
     seat_rows = np.array([x if x is not None else [config.lives] * n for x in lives])
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers), lives=seat_rows)
     settler = raw_env(**config.to_dict())
-    return eng, [Reference(config, s, settler) for s in seeds]
+    return eng, [
+        Reference(new_game(config, np.random.default_rng(s), lives=seat_lives(config, s)), settler)
+        for s in seeds
+    ]
 
 
 def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> dict[str, int]:
@@ -191,23 +164,19 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
         expected = ref.settle(st.opening_result) if st.opening_result else [0.0] * n
         assert eng.opening_rewards[g].tolist() == expected, ctx
         assert bool(eng.game_over[g]) == st.game_over, ctx
-        same(eng.obs[g], enc.encode(st, st.current), ctx)
+        assert_same(eng.obs[g], enc.encode(st, st.current), ctx)
         if not st.game_over:
             alive.append(g)
     actions = np.zeros(b, dtype=np.int64)
     while alive:
         rows = np.array(alive)
-        actions[rows] = choose_actions(eng.mask[rows], weights[rows], rng)
+        actions[rows] = choose_weighted(eng.mask[rows], weights[rows], rng)
         actions_l = actions.tolist()
         mask_bits = (eng.mask[rows].astype(np.int64) @ BITS).tolist()
         results = {}
         for i, g in enumerate(alive):  # the reference first, so its tie-breaks can be queued
             st = refs[g].state
-            legal = st.legal_actions()
-            bits = cache.get(legal)
-            if bits is None:
-                bits = cache[legal] = sum(1 << a for a in legal)
-            assert mask_bits[i] == bits, (config, seeds[g])
+            assert mask_bits[i] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
             deck = st.deck
             results[g] = result = st.apply(actions_l[g])
             queue_tie_breaks(eng, g, result, deck)
@@ -251,7 +220,7 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
             assert bool(ended_l[g]) == st.game_over, ctx
             if g in sample:
                 stats["obs"] += 1
-                same(obs[g], enc.encode(st, st.current), ctx)
+                assert_same(obs[g], enc.encode(st, st.current), ctx)
             if not st.game_over:
                 still.append(g)
             else:  # the end: everything the env reports afterwards
@@ -259,7 +228,7 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
                 assert eng.hands(g) == st.hands and eng.pile(g) == st.pile, ctx
                 views = eng.observe(np.arange(n), games=np.full(n, g))
                 for s in range(n):
-                    same(views[s], enc.encode(st, s), ctx)
+                    assert_same(views[s], enc.encode(st, s), ctx)
                 stats["obs"] += n
         alive = still
     stats.update({f"reason_{k}": v for k, v in reasons.items()})
@@ -270,72 +239,40 @@ def run_aec(config: ScatConfig, seeds: list[int], rng, views_rate: float = 0.1) 
     """Lockstep with the real ``raw_env`` loop: the rewards of a first deal that ended at
     once, then every step the agent to act, its view and mask, every agent's reward and
     termination, and on a sample of steps (and at the end) every agent's view and mask."""
-    b, n = len(seeds), config.num_players
     eng, _ = start(config, seeds)
-    envs = []
-    for s in seeds:
-        env = raw_env(**config.to_dict())
-        lives = seat_lives(config, s)
-        env.reset(seed=s, options=None if lives is None else {"lives": lives})
-        envs.append(env)
+
+    def lives(seed: int) -> dict | None:
+        seat = seat_lives(config, seed)
+        return None if seat is None else {"lives": seat}
+
+    envs = reset_envs(raw_env, config, seeds, options=lives)
     names = envs[0].possible_agents
     for g, env in enumerate(envs):
         assert eng.opening_rewards[g].tolist() == [env.rewards[a] for a in names]
         assert bool(eng.game_over[g]) == env.game.game_over
-    weights = STYLES[rng.integers(len(STYLES), size=b)]
-    no_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    steps = 0
-    alive = [g for g in range(b) if not envs[g].game.game_over]
-    while alive:
-        everyone = rng.random() < views_rate
-        views = [eng.observe(s) for s in range(n)] if everyone else None
-        for g in alive:
-            env = envs[g]
-            ctx = (config, seeds[g])
-            assert env.agent_selection == names[eng.current[g]], ctx
-            got = env.observe(env.agent_selection)
-            same(eng.obs[g], got["observation"], ctx)
-            same(eng.mask[g], got["action_mask"], ctx)
-            if everyone:
-                for s, a in enumerate(names):
-                    if a in env.agents:
-                        got = env.observe(a)
-                        same(views[s][g], got["observation"], ctx)
-                        same(
-                            got["action_mask"], eng.mask[g] if s == eng.current[g] else no_mask, ctx
-                        )
-        actions = choose_actions(eng.mask, weights, rng)
-        seen = {}
-        for g in alive:
-            env = envs[g]
-            deck, rounds = env.game.deck, env.game.round
-            env.step(int(actions[g]))
-            steps += 1
-            if env.game.round > rounds:
-                queue_tie_breaks(eng, g, env.game.last_result, deck)
-            seen[g] = (
-                [env.rewards.get(a, 0.0) for a in names],
-                [env.terminations.get(a, True) for a in names],
-                [env.observe(a)["observation"] for a in names] if env.game.game_over else None,
-            )
-            while env.agents and env.terminations[env.agent_selection]:
-                env.step(None)
-        _, _, rewards, ended = eng.step(actions)
-        still = []
-        for g in alive:
-            env = envs[g]
-            ctx = (config, seeds[g])
-            expect_rewards, expect_terms, final_views = seen[g]
-            assert rewards[g].tolist() == expect_rewards, ctx
-            assert (eng.out[g] | eng.game_over[g]).tolist() == expect_terms, ctx
-            assert bool(ended[g]) == (not env.agents), ctx
-            if env.agents:
-                still.append(g)
-            else:
-                for s in range(n):
-                    same(eng.observe(s, games=g)[0], final_views[s], ctx)
-        alive = still
-    return steps
+    weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
+    before: dict[int, tuple[list[int], int]] = {}
+
+    def remember_deck(g: int, env: raw_env) -> None:
+        before[g] = (env.game.deck, env.game.round)
+
+    def queue_after_round(g: int, env: raw_env) -> None:
+        deck, rounds = before[g]
+        if env.game.round > rounds:
+            queue_tie_breaks(eng, g, env.game.last_result, deck)
+
+    return lockstep_with_raw_env(
+        eng,
+        envs,
+        choose=lambda: choose_weighted(eng.mask, weights, rng),
+        terminated=lambda g: (eng.out[g] | eng.game_over[g]).tolist(),
+        context=lambda g: (config, seeds[g]),
+        after_move=queue_after_round,
+        before_move=remember_deck,
+        everyone=lambda: rng.random() < views_rate,
+        games=[g for g in range(len(seeds)) if not envs[g].game.game_over],
+        final_views=True,
+    )
 
 
 CONFIGS = mixed_configs(48)

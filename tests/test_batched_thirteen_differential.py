@@ -19,7 +19,14 @@ import os
 
 import numpy as np
 import pytest
-from batched_helpers import assert_same, lockstep_with_raw_env
+from batched_helpers import (
+    Reference,
+    assert_same,
+    choose_weighted,
+    legal_bits,
+    lockstep_with_raw_env,
+    reset_envs,
+)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -86,38 +93,9 @@ def instant_deck(config: ThirteenConfig, rng: np.random.Generator) -> list[str]:
     return [format_card(c) for c in deck]
 
 
-class Reference:
-    """One reference game (or match) and the AEC env's reward bookkeeping for it."""
-
-    def __init__(
-        self, config: ThirteenConfig, seed: int, settler: raw_env, deck=None, scores=None
-    ) -> None:
-        self.state = new_game(config, np.random.default_rng(seed), deck=deck, scores=scores)
-        self.settler = settler
-        self.names = settler.possible_agents
-        self.returns = [0.0] * config.num_players
-        self.settled: set[int] = set()
-        self.terminated = [False] * config.num_players
-
-    def settle(self, result) -> list[float]:
-        """The AEC env's rewards for ``result``: run ``CardGameEnv._settle`` itself."""
-        env = self.settler
-        env.game = self.state
-        env._returns = self.returns
-        env._settled = self.settled
-        env.rewards = dict.fromkeys(self.names, 0.0)
-        env.terminations = dict(zip(self.names, self.terminated, strict=True))
-        env._settle(result)
-        self.terminated = [env.terminations[a] for a in self.names]
-        return [env.rewards[a] for a in self.names]
-
-
 def choose_actions(legal: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A weighted random legal action per row of bits ``legal`` (Efraimidis-Spirakis keys)."""
-    mask = (legal[:, None] >> np.arange(NUM_ACTIONS)) & 1
-    keys = rng.random(mask.shape) ** (1.0 / weights)
-    keys[mask == 0] = -1.0
-    return keys.argmax(axis=1)
+    return choose_weighted((legal[:, None] >> np.arange(NUM_ACTIONS)) & 1, weights, rng)
 
 
 def games_needed(config: ThirteenConfig) -> int:
@@ -143,13 +121,6 @@ def _parse(codes: list[str]) -> list[int]:
     return [int(c) for c in parse_cards(codes)]
 
 
-def _legal_bits(legal: tuple[int, ...], cache: dict) -> int:
-    bits = cache.get(legal)
-    if bits is None:
-        bits = cache[legal] = sum(1 << a for a in legal)
-    return bits
-
-
 def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -> dict[str, int]:
     """Lockstep: reference engine + ObservationEncoder against the batched engine."""
     b, n = len(seeds), config.num_players
@@ -166,7 +137,13 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
     settler = raw_env(**config.to_dict())
     refs = [
         Reference(
-            config, s, settler, stacked.get(g), scores[g].tolist() if scores[g].any() else None
+            new_game(
+                config,
+                np.random.default_rng(s),
+                deck=stacked.get(g),
+                scores=scores[g].tolist() if scores[g].any() else None,
+            ),
+            settler,
         )
         for g, s in enumerate(seeds)
     ]
@@ -188,7 +165,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
         for g in alive:
             st = refs[g].state
             assert st.current == cur_before[g], (config, seeds[g])
-            assert legal_l[g] == _legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            assert legal_l[g] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
             results[g] = st.apply(actions_l[g])
         obs, mask, rewards, ended = eng.step(actions)
         result_l = eng.result.tolist()
@@ -244,11 +221,7 @@ def run_aec(config: ThirteenConfig, seeds: list[int], rng) -> int:
     termination at every step."""
     eng = BatchedThirteen(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=make_decks(config, seeds, {}))
-    envs = []
-    for s in seeds:
-        env = raw_env(**config.to_dict())
-        env.reset(seed=s)
-        envs.append(env)
+    envs = reset_envs(raw_env, config, seeds)
     weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
     return lockstep_with_raw_env(
         eng,

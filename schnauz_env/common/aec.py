@@ -51,7 +51,16 @@ from schnauz_env.common.engine import action_index
 from schnauz_env.common.options import make_config
 from schnauz_env.common.places import place_value, settle_places, single_round_reward
 
-__all__ = ["CardGameEnv", "ClassicWrapper", "place_value", "wrap_classic"]
+__all__ = ["CardGameEnv", "ClassicWrapper", "place_value", "step_out_dead", "wrap_classic"]
+
+
+def step_out_dead(env: AECEnv) -> None:
+    """Step every selected agent whose episode ended out of ``env`` (PettingZoo's dead
+    steps, ``env.step(None)``) until a live agent is to act or none is left."""
+    while env.agents and (
+        env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
+    ):
+        env.step(None)
 
 
 def wrap_classic(raw: AECEnv) -> ClassicWrapper:

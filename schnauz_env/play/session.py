@@ -16,6 +16,7 @@ from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from schnauz_env.common.aec import step_out_dead
 from schnauz_env.games import env_module
 from schnauz_env.play.common import BadInput, Screen, place_name
 
@@ -97,7 +98,7 @@ class PlaySession:
             self._show_result(opening)
         self._last_result = state.last_result
         while not state.game_over:
-            self._drain_dead()
+            step_out_dead(self.env)
             if state.game_over:
                 break
             seat = state.current
@@ -140,13 +141,6 @@ class PlaySession:
         if self.note:
             text.append(f"\n{self.note}", style="italic")
         return text
-
-    def _drain_dead(self) -> None:
-        env = self.env
-        while env.agents and (
-            env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
-        ):
-            env.step(None)
 
     def _play(self, seat: int, action: int) -> bool:
         """Step ``action`` for ``seat``; print what the table saw. True if anything was shown."""

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from schnauz_env.common.aec import step_out_dead
 from schnauz_env.games import env_module, game_module
 from schnauz_env.records.format import Record, RecordError
 
@@ -151,19 +152,11 @@ class Replay:
                 self.returns[s] += float(r)
         return paid
 
-    def _drain(self) -> None:
-        """Step the agents whose episode ended (PettingZoo's dead steps)."""
-        env = self.env
-        while env.agents and (
-            env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
-        ):
-            env.step(None)
-
     def __iter__(self) -> Iterator[Step]:
         record, env = self.record, self.env
         total = len(record.actions)
         for i, (seat, action) in enumerate(record.actions):
-            self._drain()
+            step_out_dead(self.env)
             if env.game.game_over or not env.agents:
                 raise RecordError(
                     f"move {i}: the game is over, but the record has {total - i} more move(s)", i
@@ -202,7 +195,7 @@ class Replay:
             env.step(action)
             self.played = i + 1
             self.paid = self._take_rewards()
-        self._drain()
+        step_out_dead(self.env)
 
     def _name(self, action: int) -> str:
         try:

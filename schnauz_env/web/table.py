@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from policies.base import REGISTRY
+from schnauz_env.common.aec import step_out_dead
 from schnauz_env.games import env_module
 from schnauz_env.play.opponents import FALLBACK, SHIPPED, make_lineup
 from schnauz_env.records import Record, RecordingEnv, Seat, file_sha256
@@ -147,13 +148,6 @@ class Table:
             self._moves = legal_moves(self.game, self.screen, self.state)
         return self._moves
 
-    def _drain(self) -> None:
-        env = self.env
-        while env.agents and (
-            env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
-        ):
-            env.step(None)
-
     def _step(self, seat: int, action: int) -> list[dict[str, Any]]:
         """Play ``action`` for ``seat``; the events the table saw."""
         state = self.state
@@ -173,7 +167,7 @@ class Table:
         events: list[dict[str, Any]] = []
         env, state = self.env, self.state
         while True:
-            self._drain()
+            step_out_dead(self.env)
             if state.game_over:
                 break
             seat = state.current

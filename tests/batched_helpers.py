@@ -74,6 +74,47 @@ def assert_same(got: np.ndarray, expected: Any, what: object) -> None:
         np.testing.assert_array_equal(got, expected, err_msg=str(what))
 
 
+def random_play_invariants(
+    eng: Any,
+    check: Callable[[int], None],
+    every: int = 1,
+    whole: bool = True,
+    steps: int = 3000,
+) -> int:
+    """Reset ``eng`` and step it ``steps`` times with random legal actions: the masks allow
+    only legal moves, rewards are zero-sum and (``whole``: episodes are whole games) an
+    episode's rewards total its final places' values, counting the rewards of a first
+    deal that ended at once (``opening_rewards``, where the engine has them). Every
+    ``every`` steps the views lie in [0, 1] and ``check(g)`` holds for every seventh
+    game (no card created or lost). Returns the episodes finished."""
+    from conftest import place_value
+
+    b, n = eng.num_games, eng.num_players
+    opening = getattr(eng, "opening_rewards", None)
+    obs, mask = eng.reset()
+    assert obs.shape == (b, eng.obs_size) and mask.shape[0] == b
+    returns = np.zeros((b, n)) if opening is None else opening.copy()
+    finished = 0
+    for step in range(steps):
+        actions = eng.random_actions()
+        assert mask[np.arange(b), actions].all()
+        obs, mask, rewards, ended = eng.step(actions)
+        assert np.allclose(rewards.sum(axis=1), 0.0)
+        returns += rewards
+        for g in np.flatnonzero(ended):
+            finished += 1
+            if whole:
+                places = eng.final_places[g, :n]
+                np.testing.assert_allclose(returns[g], [place_value(p, n) for p in places])
+                assert (places >= 1).all()
+            returns[g] = 0.0 if opening is None else opening[g]  # the new game's first deal
+        if step % every == 0:
+            for g in range(0, b, 7):
+                check(g)
+            assert ((obs >= 0) & (obs <= 1)).all()
+    return finished
+
+
 class Reference:
     """One reference game (``state``, on the rules floor) and the AEC env's reward
     bookkeeping for it: :meth:`settle` pays a result as the env would."""
@@ -129,29 +170,34 @@ def reset_envs(raw_env: Any, config: Any, seeds: list[int], options: Any = None)
 def lockstep_with_raw_env(
     eng: Any,
     envs: list[Any],
+    config: Any,
+    seeds: list[int],
     choose: Callable[[], np.ndarray],
-    terminated: Callable[[int], list[bool]],
-    context: Callable[[int], object],
-    after_move: Callable[[int, Any], None] | None = None,
     *,
+    after_move: Callable[[int, Any], None] | None = None,
     before_move: Callable[[int, Any], None] | None = None,
     everyone: Callable[[], bool] | None = None,
     games: list[int] | None = None,
     final_views: bool = False,
 ) -> int:
     """Play a batched engine (``auto_reset=False``) and one reset AEC ``raw_env`` per
-    game in lockstep until every game ends; return the moves made.
+    game (``config``, reset with ``seeds``) in lockstep until every game ends; return the
+    moves made.
 
     Before every move: the agent to act, its view and mask are the engine's (``eng.obs``,
     ``eng.mask``), and so (when ``everyone()`` says so, by default always: called first,
     before ``choose()``) are every agent's view and mask (``eng.observe``; zeros for
     those not to act). The actions of ``choose()`` are played in both; after every move
-    each agent's reward and termination (``terminated(g)``: the engine's, per seat) and
-    the end of the episode agree, and with ``final_views`` every agent's view at the end
+    each agent's reward and termination (the engine's ``terminated``) and the end of
+    the episode agree, and with ``final_views`` every agent's view at the end
     is the engine's. ``before_move(g, env)`` and ``after_move(g, env)`` run around each
     env's move (e.g. to queue the decks its next deal needs); ``games`` are those to
-    play (by default all); ``context(g)`` names a game in failure messages.
+    play (by default all). A failure names the config and the seed of the game.
     """
+
+    def context(g: int) -> object:
+        return config, seeds[g]
+
     n = eng.num_players
     names = envs[0].possible_agents
     no_mask = np.zeros_like(eng.mask[0])
@@ -198,7 +244,7 @@ def lockstep_with_raw_env(
             env = envs[g]
             expect_rewards, expect_terms, last_views = seen[g]
             assert rewards[g].tolist() == expect_rewards, context(g)
-            assert terminated(g) == expect_terms, context(g)
+            assert eng.terminated[g].tolist() == expect_terms, context(g)
             assert bool(ended[g]) == (not env.agents), context(g)
             if env.agents:
                 still.append(g)

@@ -13,15 +13,9 @@ agent's observation, reward and termination at every step.
 
 from __future__ import annotations
 
+import batched_helpers as H
 import numpy as np
 import pytest
-from batched_helpers import (
-    Reference,
-    choose_weighted,
-    legal_bits,
-    lockstep_with_raw_env,
-    reset_envs,
-)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -126,7 +120,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
     eng = BatchedSchnauz(b, config, observe=True, auto_reset=False)
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers))
     settler = raw_env(**config.to_dict())
-    refs = [Reference(new_game(config, np.random.default_rng(s)), settler) for s in seeds]
+    refs = [H.Reference(new_game(config, np.random.default_rng(s)), settler) for s in seeds]
     enc = ObservationEncoder(config)
     weights = STYLES[rng.integers(len(STYLES), size=b)]
     cache: dict = {}
@@ -137,7 +131,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
         np.testing.assert_array_equal(eng.obs[g], enc.encode(ref.state, ref.state.current))
     alive = list(range(b))
     while alive:
-        actions = choose_weighted(eng.mask, weights, rng)
+        actions = H.choose_weighted(eng.mask, weights, rng)
         actions_l = actions.tolist()
         mask_bits = (eng.mask.astype(np.int64) @ BITS).tolist()
         cur_before = eng.current.tolist()
@@ -145,7 +139,7 @@ def _run_direct(config, seeds, obs_rate, rng, replays: ReplayDecks) -> dict[str,
         for g in alive:  # the reference moves first, so its replay decks can be queued
             st = refs[g].state
             assert st.current == cur_before[g], (config, seeds[g])
-            assert mask_bits[g] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            assert mask_bits[g] == H.legal_bits(st.legal_actions(), cache), (config, seeds[g])
             results[g] = result = st.apply(actions_l[g])
             replays.queue(eng, g, st)
         obs, mask, rewards, ended = eng.step(actions)
@@ -213,16 +207,16 @@ def _run_aec(config, seeds, rng, replays: ReplayDecks) -> int:
     dealers, perms = zip(*(reference_decks(config, s) for s in seeds), strict=True)
     eng = BatchedSchnauz(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers))
-    envs = reset_envs(raw_env, config, seeds)
+    envs = H.reset_envs(raw_env, config, seeds)
     weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
-    return lockstep_with_raw_env(
-        eng,
-        envs,
-        choose=lambda: choose_weighted(eng.mask, weights, rng),
-        terminated=lambda g: (eng.out[g] | eng.game_over[g]).tolist(),
-        context=lambda g: (config, seeds[g]),
-        after_move=lambda g, env: replays.queue(eng, g, env.game),
-    )
+
+    def choose() -> np.ndarray:
+        return H.choose_weighted(eng.mask, weights, rng)
+
+    def queue_replays(g: int, env: raw_env) -> None:
+        replays.queue(eng, g, env.game)
+
+    return H.lockstep_with_raw_env(eng, envs, config, seeds, choose, after_move=queue_replays)
 
 
 CONFIGS = mixed_configs(50)

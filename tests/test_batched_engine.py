@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import place_value
+from batched_helpers import random_play_invariants
 
 from schnauz_env.cards import parse_card
 from schnauz_env.schnauz import SchnauzConfig, hands, new_game
@@ -51,30 +51,13 @@ def test_random_play_invariants(options: dict) -> None:
     """No card created or lost, masks only allow legal moves, zero-sum rewards whose
     totals are the final places' values, and every game ends."""
     cfg = SchnauzConfig(**options)
-    n = cfg.num_players
     eng = BatchedSchnauz(64, cfg, seed=1)
-    obs, mask = eng.reset()
-    assert obs.shape == (64, ObservationEncoder(cfg).size) and mask.shape == (64, 14)
-    returns = np.zeros((64, n))
-    finished = 0
-    for _ in range(3000):
-        actions = eng.random_actions()
-        assert mask[np.arange(64), actions].all()
-        obs, mask, rewards, ended = eng.step(actions)
-        assert np.allclose(rewards.sum(axis=1), 0.0)
-        returns += rewards
-        for g in np.flatnonzero(ended):
-            finished += 1
-            if cfg.episode == "game":
-                expect = [place_value(p, n) for p in eng.final_places[g, :n]]
-                assert sorted(eng.final_places[g, :n]) == sorted(
-                    eng.final_places[g, :n]
-                ) and np.allclose(returns[g], expect)
-                assert (eng.final_places[g, :n] >= 1).all()
-            returns[g] = 0.0
-        for g in range(0, 64, 7):
-            assert card_multiset(eng, g) == list(range(cfg.deck_size))
-        assert ((obs >= 0) & (obs <= 1)).all()
+
+    def no_card_created_or_lost(g: int) -> None:
+        assert card_multiset(eng, g) == list(range(cfg.deck_size))
+
+    finished = random_play_invariants(eng, no_card_created_or_lost, whole=cfg.episode == "game")
+    assert eng.obs_size == ObservationEncoder(cfg).size and eng.mask.shape == (64, 14)
     assert finished > 20
 
 

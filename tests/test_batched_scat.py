@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import place_value
+from batched_helpers import random_play_invariants
 
 from schnauz_env.cards import parse_card
 from schnauz_env.scat import ScatConfig, new_game, stack_deck
@@ -50,29 +50,15 @@ def test_random_play_invariants(options: dict) -> None:
     """No card created or lost, masks allow only legal moves, zero-sum rewards whose
     totals are the final places' values, observations inside [0, 1], and games end."""
     cfg = ScatConfig(**options)
-    n = cfg.num_players
     eng = BatchedScat(64, cfg, seed=1)
-    obs, mask = eng.reset()
-    assert obs.shape == (64, ObservationEncoder(cfg).size) and mask.shape == (64, 9)
-    returns = eng.opening_rewards.copy()
-    finished = 0
-    for step in range(3000):
-        actions = eng.random_actions()
-        assert mask[np.arange(64), actions].all()
-        obs, mask, rewards, ended = eng.step(actions)
-        assert np.allclose(rewards.sum(axis=1), 0.0)
-        returns += rewards
-        for g in np.flatnonzero(ended):
-            finished += 1
-            if cfg.episode == "game":
-                places = eng.final_places[g, :n]
-                assert np.allclose(returns[g], [place_value(p, n) for p in places])
-                assert sorted(places)[0] == 1.0 and (places >= 1).all()
-            returns[g] = eng.opening_rewards[g]  # the new game's first deal
-        if step % 50 == 0:
-            for g in range(0, 64, 7):
-                assert card_multiset(eng, g) == list(range(52))
-            assert ((obs >= 0) & (obs <= 1)).all()
+
+    def no_card_created_or_lost(g: int) -> None:
+        assert card_multiset(eng, g) == list(range(52))
+
+    finished = random_play_invariants(
+        eng, no_card_created_or_lost, every=50, whole=cfg.episode == "game"
+    )
+    assert eng.obs_size == ObservationEncoder(cfg).size and eng.mask.shape == (64, 9)
     assert finished > 20
 
 

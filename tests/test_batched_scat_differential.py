@@ -16,16 +16,9 @@ loop, comparing every agent's observation, mask, reward and termination every st
 
 from __future__ import annotations
 
+import batched_helpers as H
 import numpy as np
 import pytest
-from batched_helpers import (
-    Reference,
-    assert_same,
-    choose_weighted,
-    legal_bits,
-    lockstep_with_raw_env,
-    reset_envs,
-)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -130,7 +123,7 @@ def check_result(got: dict, result: RoundResult, ctx: object) -> None:
     assert got["turn_limit_reached"] == result.turn_limit_reached, ctx
 
 
-def start(config: ScatConfig, seeds: list[int]) -> tuple[BatchedScat, list[Reference]]:
+def start(config: ScatConfig, seeds: list[int]) -> tuple[BatchedScat, list[H.Reference]]:
     """The batched engine and the reference games, dealt from the same decks."""
     b, n = len(seeds), config.num_players
     lives = [seat_lives(config, s) for s in seeds]
@@ -142,7 +135,9 @@ def start(config: ScatConfig, seeds: list[int]) -> tuple[BatchedScat, list[Refer
     eng.reset(decks=np.stack(perms), dealers=np.array(dealers), lives=seat_rows)
     settler = raw_env(**config.to_dict())
     return eng, [
-        Reference(new_game(config, np.random.default_rng(s), lives=seat_lives(config, s)), settler)
+        H.Reference(
+            new_game(config, np.random.default_rng(s), lives=seat_lives(config, s)), settler
+        )
         for s in seeds
     ]
 
@@ -164,19 +159,19 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
         expected = ref.settle(st.opening_result) if st.opening_result else [0.0] * n
         assert eng.opening_rewards[g].tolist() == expected, ctx
         assert bool(eng.game_over[g]) == st.game_over, ctx
-        assert_same(eng.obs[g], enc.encode(st, st.current), ctx)
+        H.assert_same(eng.obs[g], enc.encode(st, st.current), ctx)
         if not st.game_over:
             alive.append(g)
     actions = np.zeros(b, dtype=np.int64)
     while alive:
         rows = np.array(alive)
-        actions[rows] = choose_weighted(eng.mask[rows], weights[rows], rng)
+        actions[rows] = H.choose_weighted(eng.mask[rows], weights[rows], rng)
         actions_l = actions.tolist()
         mask_bits = (eng.mask[rows].astype(np.int64) @ BITS).tolist()
         results = {}
         for i, g in enumerate(alive):  # the reference first, so its tie-breaks can be queued
             st = refs[g].state
-            assert mask_bits[i] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            assert mask_bits[i] == H.legal_bits(st.legal_actions(), cache), (config, seeds[g])
             deck = st.deck
             results[g] = result = st.apply(actions_l[g])
             queue_tie_breaks(eng, g, result, deck)
@@ -220,7 +215,7 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
             assert bool(ended_l[g]) == st.game_over, ctx
             if g in sample:
                 stats["obs"] += 1
-                assert_same(obs[g], enc.encode(st, st.current), ctx)
+                H.assert_same(obs[g], enc.encode(st, st.current), ctx)
             if not st.game_over:
                 still.append(g)
             else:  # the end: everything the env reports afterwards
@@ -228,7 +223,7 @@ def run_direct(config: ScatConfig, seeds: list[int], obs_rate: float, rng) -> di
                 assert eng.hands(g) == st.hands and eng.pile(g) == st.pile, ctx
                 views = eng.observe(np.arange(n), games=np.full(n, g))
                 for s in range(n):
-                    assert_same(views[s], enc.encode(st, s), ctx)
+                    H.assert_same(views[s], enc.encode(st, s), ctx)
                 stats["obs"] += n
         alive = still
     stats.update({f"reason_{k}": v for k, v in reasons.items()})
@@ -245,7 +240,7 @@ def run_aec(config: ScatConfig, seeds: list[int], rng, views_rate: float = 0.1) 
         seat = seat_lives(config, seed)
         return None if seat is None else {"lives": seat}
 
-    envs = reset_envs(raw_env, config, seeds, options=lives)
+    envs = H.reset_envs(raw_env, config, seeds, options=lives)
     names = envs[0].possible_agents
     for g, env in enumerate(envs):
         assert eng.opening_rewards[g].tolist() == [env.rewards[a] for a in names]
@@ -261,14 +256,14 @@ def run_aec(config: ScatConfig, seeds: list[int], rng, views_rate: float = 0.1) 
         if env.game.round > rounds:
             queue_tie_breaks(eng, g, env.game.last_result, deck)
 
-    return lockstep_with_raw_env(
+    return H.lockstep_with_raw_env(
         eng,
         envs,
-        choose=lambda: choose_weighted(eng.mask, weights, rng),
-        terminated=lambda g: (eng.out[g] | eng.game_over[g]).tolist(),
-        context=lambda g: (config, seeds[g]),
-        after_move=queue_after_round,
+        config,
+        seeds,
+        lambda: H.choose_weighted(eng.mask, weights, rng),
         before_move=remember_deck,
+        after_move=queue_after_round,
         everyone=lambda: rng.random() < views_rate,
         games=[g for g in range(len(seeds)) if not envs[g].game.game_over],
         final_views=True,

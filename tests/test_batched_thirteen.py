@@ -11,7 +11,7 @@ from itertools import combinations, product
 
 import numpy as np
 import pytest
-from conftest import place_value
+from batched_helpers import random_play_invariants
 
 from schnauz_env.thirteen import ThirteenConfig, new_game
 from schnauz_env.thirteen.combos import (
@@ -117,28 +117,15 @@ def test_random_play_invariants(options: dict) -> None:
     """No card created or lost, masks only allow legal moves, zero-sum rewards whose
     totals are the final places' values, and every episode ends."""
     cfg = ThirteenConfig(**options)
-    n, b = cfg.num_players, 64
-    eng = BatchedThirteen(b, cfg, seed=1)
-    obs, mask = eng.reset()
-    assert obs.shape == (b, ObservationEncoder(cfg).size) and mask.shape == (b, NUM_ACTIONS)
-    returns = np.zeros((b, n))
-    finished = 0
-    for _ in range(3000):
-        actions = eng.random_actions()
-        assert mask[np.arange(b), actions].all()
-        obs, mask, rewards, ended = eng.step(actions)
-        assert np.allclose(rewards.sum(axis=1), 0.0)
-        returns += rewards
-        for g in np.flatnonzero(ended):
-            places = eng.final_places[g, :n]
-            np.testing.assert_allclose(returns[g], [place_value(p, n) for p in places])
-            assert (places >= 1).all()
-            returns[g] = 0.0
-            finished += 1
-        for g in range(0, b, 16):
-            dealt = [c for h in eng.hands(g) for c in h] + eng.played(g)
-            assert len(dealt) == len(set(dealt)) == 13 * n
-            assert mask[g].any()
+    eng = BatchedThirteen(64, cfg, seed=1)
+
+    def no_card_created_or_lost(g: int) -> None:
+        dealt = [c for h in eng.hands(g) for c in h] + eng.played(g)
+        assert len(dealt) == len(set(dealt)) == 13 * cfg.num_players
+        assert eng.mask[g].any()
+
+    finished = random_play_invariants(eng, no_card_created_or_lost)
+    assert eng.obs_size == ObservationEncoder(cfg).size and eng.mask.shape == (64, NUM_ACTIONS)
     assert finished > 20
 
 

@@ -17,16 +17,9 @@ from __future__ import annotations
 
 import os
 
+import batched_helpers as H
 import numpy as np
 import pytest
-from batched_helpers import (
-    Reference,
-    assert_same,
-    choose_weighted,
-    legal_bits,
-    lockstep_with_raw_env,
-    reset_envs,
-)
 from conftest import run_in_workers
 
 pytest.importorskip("numba", reason="the differential run needs compiled kernels")
@@ -95,7 +88,7 @@ def instant_deck(config: ThirteenConfig, rng: np.random.Generator) -> list[str]:
 
 def choose_actions(legal: np.ndarray, weights: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A weighted random legal action per row of bits ``legal`` (Efraimidis-Spirakis keys)."""
-    return choose_weighted((legal[:, None] >> np.arange(NUM_ACTIONS)) & 1, weights, rng)
+    return H.choose_weighted((legal[:, None] >> np.arange(NUM_ACTIONS)) & 1, weights, rng)
 
 
 def games_needed(config: ThirteenConfig) -> int:
@@ -136,7 +129,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
     eng.reset(decks=make_decks(config, seeds, stacked), scores=scores)
     settler = raw_env(**config.to_dict())
     refs = [
-        Reference(
+        H.Reference(
             new_game(
                 config,
                 np.random.default_rng(s),
@@ -153,7 +146,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
     stats = dict(games=b, steps=0, obs=0, results=0)
     for g, ref in enumerate(refs):  # the deal and the first view
         assert ref.state.current == eng.current[g]
-        assert_same(eng.obs[g], enc.encode(ref.state, ref.state.current), (config, seeds[g]))
+        H.assert_same(eng.obs[g], enc.encode(ref.state, ref.state.current), (config, seeds[g]))
     alive = list(range(b))
     while alive:
         legal = eng.state.bits[:, B_LEGAL].copy()
@@ -165,7 +158,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
         for g in alive:
             st = refs[g].state
             assert st.current == cur_before[g], (config, seeds[g])
-            assert legal_l[g] == legal_bits(st.legal_actions(), cache), (config, seeds[g])
+            assert legal_l[g] == H.legal_bits(st.legal_actions(), cache), (config, seeds[g])
             results[g] = st.apply(actions_l[g])
         obs, mask, rewards, ended = eng.step(actions)
         result_l = eng.result.tolist()
@@ -200,7 +193,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
             assert bool(ended_l[g]) == st.game_over, (config, seeds[g])
             if g in sample:
                 stats["obs"] += 1
-                assert_same(obs[g], enc.encode(st, st.current), (config, seeds[g]))
+                H.assert_same(obs[g], enc.encode(st, st.current), (config, seeds[g]))
             if not st.game_over:
                 still.append(g)
             else:  # the end: everything the env reports afterwards
@@ -209,7 +202,7 @@ def run_direct(config: ThirteenConfig, seeds: list[int], obs_rate: float, rng) -
                 assert eng.played(g) == sorted(st.played, key=STRENGTH.__getitem__)
                 views = eng.observe(np.arange(n), games=np.full(n, g))
                 for s in range(n):
-                    assert_same(views[s], enc.encode(st, s), (config, seeds[g], s))
+                    H.assert_same(views[s], enc.encode(st, s), (config, seeds[g], s))
                 stats["obs"] += n
         stats["steps"] += len(alive)
         alive = still
@@ -221,15 +214,13 @@ def run_aec(config: ThirteenConfig, seeds: list[int], rng) -> int:
     termination at every step."""
     eng = BatchedThirteen(len(seeds), config, observe=True, auto_reset=False)
     eng.reset(decks=make_decks(config, seeds, {}))
-    envs = reset_envs(raw_env, config, seeds)
+    envs = H.reset_envs(raw_env, config, seeds)
     weights = STYLES[rng.integers(len(STYLES), size=len(seeds))]
-    return lockstep_with_raw_env(
-        eng,
-        envs,
-        choose=lambda: choose_actions(eng.state.bits[:, B_LEGAL].copy(), weights, rng),
-        terminated=lambda g: eng.terminated[g].tolist(),
-        context=lambda g: (config, seeds[g]),
-    )
+
+    def choose() -> np.ndarray:
+        return choose_actions(eng.state.bits[:, B_LEGAL].copy(), weights, rng)
+
+    return H.lockstep_with_raw_env(eng, envs, config, seeds, choose)
 
 
 CONFIGS = mixed_configs(24)

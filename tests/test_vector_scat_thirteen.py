@@ -72,7 +72,7 @@ def test_sb3_check_env_and_spaces(game: str) -> None:
     assert ((obs >= 0) & (obs <= 1)).all()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ALL_GAMES)
 def test_the_learner_sees_its_own_view_and_masks(game: str) -> None:
     venv = make(game, num_envs=12, num_players=4, seed=2)
     obs = venv.reset()

@@ -306,3 +306,8 @@ class LivesGame(BatchedGame):
     def out(self) -> np.ndarray:
         """``(B, n)``: each seat is out of the game."""
         return self.gs[:, self.FIELDS.F_OUT : self.FIELDS.F_OUT + self.num_players].astype(bool)
+
+    @property
+    def terminated(self) -> np.ndarray:
+        """``(B, n)``: each seat's episode is over (it is out, or the game is over)."""
+        return self.out | self.game_over[:, None]

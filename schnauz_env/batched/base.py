@@ -7,8 +7,9 @@ error raised for an illegal action.
 :class:`~schnauz_env.batched.thirteen.BatchedThirteen` subclass :class:`BatchedGame`.
 Each names its array layout (``FIELDS``: the module that defines ``F_CURRENT``,
 ``F_PHASE``, ``F_OVER``, ``F_ERROR``, ``L_PLACE``, ``L_RET``, ``NRNG`` and
-``ERR_ILLEGAL``), its action names and phase names, and provides its arrays
-(``gs``, ``fl``, ``rng``) and its observe kernel.
+``ERR_ILLEGAL``), its action names and phase names, and provides its arrays (one
+named tuple, :attr:`~BatchedGame.kernel_state`) and its kernels (step, observe, the
+random and greedy players, ``play_random``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,21 @@ def check_decks(decks: Any, num_games: int, deck_size: int, unit: str = "rounds"
     return np.ascontiguousarray(decks, dtype=np.int8)
 
 
+def field_view(name: str, doc: str, per_seat: bool = False, flag: bool = False) -> Any:
+    """A read-only property: the games' field ``FIELDS.<name>`` of ``gs`` (``(B,)``, or
+    ``(B, n)`` from there ``per_seat``), or of ``fl`` for an ``L_*`` name (always per
+    seat); ``flag``: as bool."""
+    floats = name.startswith("L_")
+
+    def view(self: BatchedGame) -> np.ndarray:
+        at = getattr(self.FIELDS, name)
+        rows = self.fl if floats else self.gs
+        out = rows[:, at : at + self.num_players] if per_seat or floats else rows[:, at]
+        return out.astype(bool) if flag else out
+
+    return property(view, doc=doc)
+
+
 class BatchedGame:
     """The part of a batched engine that does not depend on the game (see the module
     docstring). Subclasses set the class attributes and call :meth:`_setup` first in
@@ -70,12 +86,6 @@ class BatchedGame:
     num_games: int
     num_players: int
     obs_size: int
-    #: ``(B, NF)`` int32 scalar fields, ``(B, NFL)`` float64 fields (places and
-    #: returns), ``(B, NRNG)`` int64 generator states: attributes or properties of the
-    #: subclass.
-    gs: np.ndarray
-    fl: np.ndarray
-    rng: np.ndarray
     mask: np.ndarray
     obs: np.ndarray
     ended: np.ndarray
@@ -184,6 +194,42 @@ class BatchedGame:
         into the engine's buffers); return the number of games in error."""
         raise NotImplementedError
 
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        self._random_kernel()
+        return self._actions
+
+    def greedy_actions(self) -> np.ndarray:
+        """``policies``' greedy player's action per game (-1 for a finished game).
+
+        Returns the engine's action buffer, which the next call overwrites.
+        """
+        self._greedy_kernel()
+        return self._actions
+
+    def play_random(self, steps: int) -> int:
+        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
+
+        For benchmarks of the bare rules: actions are drawn in the loop, games
+        auto-reset, and ``obs`` is refreshed every step when observing.
+        """
+        return int(self._play_random_kernel(int(steps)))
+
+    def _random_kernel(self) -> None:
+        """Write a random legal action per game into the action buffer."""
+        raise NotImplementedError
+
+    def _greedy_kernel(self) -> None:
+        """Write the greedy player's action per game into the action buffer."""
+        raise NotImplementedError
+
+    def _play_random_kernel(self, steps: int) -> int:
+        """Run the game's ``k_play_random`` for ``steps``; return the agent-steps taken."""
+        raise NotImplementedError
+
     def observe(self, seats: np.ndarray | int, games: np.ndarray | None = None) -> np.ndarray:
         """A new ``(len(games), obs_size)`` array: the view of ``seats[i]`` in ``games[i]``.
 
@@ -201,35 +247,39 @@ class BatchedGame:
 
     # ------------------------------------------------------------- state views
     @property
+    def kernel_state(self) -> Any:
+        """The named tuple of the games' arrays the kernels take (``gs``, ``fl``, ``rng``
+        among its fields)."""
+        raise NotImplementedError
+
+    @property
+    def gs(self) -> np.ndarray:
+        """``(B, NF)`` int32: the games' scalar fields (see ``FIELDS``)."""
+        return self.kernel_state.gs
+
+    @property
+    def fl(self) -> np.ndarray:
+        """``(B, NFL)`` float64: the games' float fields (places, returns)."""
+        return self.kernel_state.fl
+
+    @property
+    def rng(self) -> np.ndarray:
+        """``(B, NRNG)`` int64: the games' generator states."""
+        return self.kernel_state.rng
+
+    @property
     def rewards(self) -> np.ndarray:
         """``(B, n)`` rewards of the last step."""
         return self._rewards[:, : self.num_players]
 
-    @property
-    def current(self) -> np.ndarray:
-        """Seat to act per game."""
-        return self.gs[:, self.FIELDS.F_CURRENT]
-
-    @property
-    def phase(self) -> np.ndarray:
-        """The reference's phase per game (see ``PHASE_NAMES``)."""
-        return self.gs[:, self.FIELDS.F_PHASE]
-
-    @property
-    def game_over(self) -> np.ndarray:
-        """Whether each episode is over."""
-        return self.gs[:, self.FIELDS.F_OVER].astype(bool)
-
-    @property
-    def places(self) -> np.ndarray:
-        """``(B, n)`` final places decided so far (0 = not yet; 1 = winner; shared places
-        averaged)."""
-        return self.fl[:, self.FIELDS.L_PLACE : self.FIELDS.L_PLACE + self.num_players]
-
-    @property
-    def returns(self) -> np.ndarray:
-        """``(B, n)`` rewards paid to each seat so far in the current episode."""
-        return self.fl[:, self.FIELDS.L_RET : self.FIELDS.L_RET + self.num_players]
+    current = field_view("F_CURRENT", "Seat to act per game.")
+    phase = field_view("F_PHASE", "The reference's phase per game (see ``PHASE_NAMES``).")
+    game_over = field_view("F_OVER", "Whether each episode is over.", flag=True)
+    places = field_view(
+        "L_PLACE",
+        "``(B, n)`` final places decided so far (0 = not yet; 1 = winner; shared places averaged).",
+    )
+    returns = field_view("L_RET", "``(B, n)`` rewards paid to each seat so far in the episode.")
 
     # ------------------------------------------------------------------ errors
     #: Error codes of games that wait for decks queued by the caller, with their message.
@@ -287,25 +337,10 @@ class LivesGame(BatchedGame):
     """A batched game played for lives over rounds (Schnauz, Scat): the views of dealer,
     rounds, lives and who is out."""
 
-    @property
-    def dealer(self) -> np.ndarray:
-        """The dealer's seat per game."""
-        return self.gs[:, self.FIELDS.F_DEALER]
-
-    @property
-    def rounds(self) -> np.ndarray:
-        """Rounds played per game."""
-        return self.gs[:, self.FIELDS.F_ROUND]
-
-    @property
-    def lives(self) -> np.ndarray:
-        """``(B, n)`` lives left."""
-        return self.gs[:, self.FIELDS.F_LIVES : self.FIELDS.F_LIVES + self.num_players]
-
-    @property
-    def out(self) -> np.ndarray:
-        """``(B, n)``: each seat is out of the game."""
-        return self.gs[:, self.FIELDS.F_OUT : self.FIELDS.F_OUT + self.num_players].astype(bool)
+    dealer = field_view("F_DEALER", "The dealer's seat per game.")
+    rounds = field_view("F_ROUND", "Rounds played per game.")
+    lives = field_view("F_LIVES", "``(B, n)`` lives left.", per_seat=True)
+    out = field_view("F_OUT", "``(B, n)``: each seat is out of the game.", per_seat=True, flag=True)
 
     @property
     def terminated(self) -> np.ndarray:

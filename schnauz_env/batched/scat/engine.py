@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import LivesGame, check_decks
+from schnauz_env.batched.base import LivesGame, check_decks, field_view
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
@@ -151,7 +151,7 @@ class BatchedScat(LivesGame):
             rng=np.zeros((b, L.NRNG), dtype=np.int64),
             perms=np.zeros((1, 1, NC), dtype=np.int8),
         )
-        self.cfg, self.gs = cfg, self.arrays.gs
+        self.cfg = cfg
         self._obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self._nz = np.zeros((b if observe else 1, L.OBS_ENTRIES), dtype=np.int16)
         #: The views of the players to act: a read-only view of the engine's buffer, which
@@ -174,14 +174,9 @@ class BatchedScat(LivesGame):
         self.arrays.cards[:, L.O_DECK : L.O_DECK + NC] = np.arange(NC, dtype=np.int8)
 
     @property
-    def rng(self) -> np.ndarray:
-        """``(B, NRNG)`` the games' generator states."""
-        return self.arrays.rng
-
-    @property
-    def fl(self) -> np.ndarray:
-        """``(B, NFL)`` the games' float fields (places, returns)."""
-        return self.arrays.fl
+    def kernel_state(self) -> L.ScatArrays:
+        """The arrays the kernels take first (:attr:`arrays`)."""
+        return self.arrays
 
     # -------------------------------------------------------------------- API
     def reset(
@@ -268,40 +263,17 @@ class BatchedScat(LivesGame):
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         K.k_observe(*self.arrays, games, seats, out)
 
-    def random_actions(self) -> np.ndarray:
-        """A uniformly random legal action per game (-1 for a finished game).
-
-        Returns the engine's action buffer, which the next call overwrites.
-        """
+    def _random_kernel(self) -> None:
         K.k_random_actions(*self.arrays, self._actions)
-        return self._actions
 
-    def greedy_actions(self) -> np.ndarray:
-        """``policies``' greedy player's action per game (-1 for a finished game).
-
-        Returns the engine's action buffer, which the next call overwrites.
-        """
+    def _greedy_kernel(self) -> None:
         K.k_greedy_actions(*self.arrays, self._actions)
-        return self._actions
 
-    def play_random(self, steps: int) -> int:
-        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
-
-        For benchmarks of the bare rules: actions are drawn in the loop, games
-        auto-reset, and ``obs`` is refreshed every step when observing.
-        """
+    def _play_random_kernel(self, steps: int) -> int:
         if not self._started:
             raise RuntimeError("call reset() before play_random()")
-        return int(
-            K.k_play_random(
-                *self.arrays,
-                self._rewards,
-                self._rew0,
-                self._obs,
-                self._nz,
-                int(steps),
-                self.observing,
-            )
+        return K.k_play_random(
+            *self.arrays, self._rewards, self._rew0, self._obs, self._nz, steps, self.observing
         )
 
     # ---------------------------------------------------------------- state views
@@ -310,20 +282,11 @@ class BatchedScat(LivesGame):
         """``(B, n)`` rewards of the first deal of the game (see the module docstring)."""
         return self._rew0[:, : self.num_players]
 
-    @property
-    def turn_step(self) -> np.ndarray:
-        """0 the draw step, 1 the discard step (the reference's ``state.step``)."""
-        return self.gs[:, L.F_STEP]
-
-    @property
-    def knocker(self) -> np.ndarray:
-        """The seat that knocked this round, -1 for none."""
-        return self.gs[:, L.F_KNOCKER]
-
-    @property
-    def turns(self) -> np.ndarray:
-        """Turns played in the current round."""
-        return self.gs[:, L.F_TURNS]
+    turn_step = field_view(
+        "F_STEP", "0 the draw step, 1 the discard step (the reference's ``state.step``)."
+    )
+    knocker = field_view("F_KNOCKER", "The seat that knocked this round, -1 for none.")
+    turns = field_view("F_TURNS", "Turns played in the current round.")
 
     @property
     def buy_ins_left(self) -> np.ndarray:

@@ -129,12 +129,19 @@ class BatchedSchnauz(LivesGame):
         cfg[S.C_KEEP_KEY] = min_key(keep_points)
         cfg[S.C_KNOCK_KEY] = min_key(knock_points)
         self.cfg = cfg
-        self.gs = np.zeros((b, S.NF), dtype=np.int32)
         self.cards = np.full((b, S.CW), -1, dtype=np.int8)
         self.known = np.zeros((b, MAX_PLAYERS), dtype=np.int64)
-        self.fl = np.zeros((b, S.NFL), dtype=np.float64)
-        self.rng = np.zeros((b, S.NRNG), dtype=np.int64)
-        self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
+        self._state = S.State(
+            cfg,
+            self.keys,
+            np.zeros((b, S.NF), dtype=np.int32),
+            self.cards,
+            self.known,
+            np.zeros((b, S.NFL), dtype=np.float64),
+            np.zeros((b, S.NRNG), dtype=np.int64),
+            np.zeros((1, 1, 1), dtype=np.int8),
+        )
+        self.perms = self._state.perms
         self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
         self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
@@ -151,9 +158,7 @@ class BatchedSchnauz(LivesGame):
 
     def _set_perms(self, perms: np.ndarray) -> None:
         self.perms = perms
-        self._state = S.State(
-            self.cfg, self.keys, self.gs, self.cards, self.known, self.fl, self.rng, perms
-        )
+        self._state = self._state._replace(perms=perms)
 
     # -------------------------------------------------------------------- API
     def reset(
@@ -237,37 +242,16 @@ class BatchedSchnauz(LivesGame):
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         K.k_observe(*self.kernel_state, games, seats, out)
 
-    def random_actions(self) -> np.ndarray:
-        """A uniformly random legal action per game (-1 for a finished game).
+    def _random_kernel(self) -> None:
+        st = self._state
+        K.k_random_actions(st.cfg, st.gs, st.rng, self._actions)
 
-        Returns the engine's action buffer, which the next call overwrites.
-        """
-        K.k_random_actions(self.cfg, self.gs, self.rng, self._actions)
-        return self._actions
+    def _greedy_kernel(self) -> None:
+        st = self._state
+        K.k_greedy_actions(st.cfg, st.keys, st.gs, st.cards, self._actions)
 
-    def greedy_actions(self) -> np.ndarray:
-        """``policies``' greedy player's action per game (-1 for a finished game).
-
-        Returns the engine's action buffer, which the next call overwrites.
-        """
-        K.k_greedy_actions(self.cfg, self.keys, self.gs, self.cards, self._actions)
-        return self._actions
-
-    def play_random(self, steps: int) -> int:
-        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
-
-        For benchmarks of the bare rules: actions are drawn in the loop, games
-        auto-reset, and ``obs`` is refreshed every step when observing.
-        """
-        return int(
-            K.k_play_random(
-                *self.kernel_state,
-                self._rewards,
-                self.obs,
-                int(steps),
-                self.observing,
-            )
-        )
+    def _play_random_kernel(self, steps: int) -> int:
+        return K.k_play_random(*self._state, self._rewards, self.obs, steps, self.observing)
 
     # ---------------------------------------------------------------- state views
     def hands(self, g: int) -> list[list[int]]:

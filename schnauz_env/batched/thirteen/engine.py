@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import BatchedGame, check_decks
+from schnauz_env.batched.base import BatchedGame, check_decks, field_view
 from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
@@ -138,24 +138,9 @@ class BatchedThirteen(BatchedGame):
         self.seed(seed)
 
     @property
-    def rng(self) -> np.ndarray:
-        """``(B, NRNG)`` the games' generator states."""
-        return self.state.rng
-
-    @property
-    def fl(self) -> np.ndarray:
-        """``(B, NL)`` the games' float fields (places, returns)."""
-        return self.state.fl
-
-    @property
     def kernel_state(self) -> State:
         """The arrays the kernels (``k_reset``, ``k_step``, ...) take after the tables."""
         return self.state
-
-    @property
-    def gs(self) -> np.ndarray:
-        """``(B, NF)`` int32: the games' scalar fields (see ``layout``)."""
-        return self.state.gs
 
     # -------------------------------------------------------------------- API
     def reset(
@@ -215,49 +200,23 @@ class BatchedThirteen(BatchedGame):
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         K.k_observe(self.tables, self.state, games, seats, out)
 
-    def random_actions(self) -> np.ndarray:
-        """A uniformly random legal action per game (-1 for a finished game).
-
-        Returns the engine's action buffer, which the next call overwrites.
-        """
+    def _random_kernel(self) -> None:
         self._k_random(self.state, self._actions)
-        return self._actions
 
-    def greedy_actions(self) -> np.ndarray:
-        """``policies.thirteen.GreedyPolicy``'s action per game (-1 for a finished game).
-
-        Returns the engine's action buffer, which the next call overwrites.
-        """
+    def _greedy_kernel(self) -> None:
         self._k_greedy(self.tables, self.state, self._actions)
-        return self._actions
 
-    def play_random(self, steps: int) -> int:
-        """``steps`` random agent-steps per game inside one compiled loop; returns the total.
-
-        For benchmarks of the bare rules: actions are drawn in the loop, games auto-reset,
-        and ``obs`` is refreshed every step when observing.
-        """
-        return int(
-            K.k_play_random(
-                self.tables, self.state, self._rewards, self.obs, int(steps), self.observing
-            )
+    def _play_random_kernel(self, steps: int) -> int:
+        return K.k_play_random(
+            self.tables, self.state, self._rewards, self.obs, steps, self.observing
         )
 
     # ---------------------------------------------------------------- state views
-    @property
-    def games(self) -> np.ndarray:
-        """Games finished in each match (the reference's ``game``)."""
-        return self.gs[:, L.F_GAME]
-
-    @property
-    def scores(self) -> np.ndarray:
-        """``(B, n)`` match points."""
-        return self.gs[:, L.F_SCORES : L.F_SCORES + self.num_players]
-
-    @property
-    def points(self) -> np.ndarray:
-        """``(B, n)`` points of each match's latest finished game."""
-        return self.gs[:, L.F_POINTS : L.F_POINTS + self.num_players]
+    games = field_view("F_GAME", "Games finished in each match (the reference's ``game``).")
+    scores = field_view("F_SCORES", "``(B, n)`` match points.", per_seat=True)
+    points = field_view(
+        "F_POINTS", "``(B, n)`` points of each match's latest finished game.", per_seat=True
+    )
 
     @property
     def terminated(self) -> np.ndarray:

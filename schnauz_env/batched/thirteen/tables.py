@@ -39,20 +39,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from schnauz_env.thirteen.combos import (
-    ACE,
-    CARD_OF,
-    STRENGTH,
-    TWO,
-    Combo,
-    classify_strengths,
-    combo_beats,
-    plays_strengths,
-)
+from schnauz_env.thirteen import combos as C
 from schnauz_env.thirteen.config import HAND_SIZE
 from schnauz_env.thirteen.engine import instant_win_of
 
-NUM_RANKS = TWO + 1
+NUM_RANKS = C.TWO + 1
 NEVER = 52  # ``min_top`` of a play that cannot beat the table
 
 
@@ -76,9 +67,9 @@ def _shape_plays() -> tuple[tuple[int, ...], ...]:
     and of the four cards of each rank (triples and fours of a kind), the first with
     each tuple of ranks."""
     two_each = [4 * r + s for r in range(NUM_RANKS) for s in range(2)]
-    plays = plays_strengths(two_each, None)
+    plays = C.plays_strengths(two_each, None)
     for r in range(NUM_RANKS):
-        plays += plays_strengths([4 * r + s for s in range(4)], None)
+        plays += C.plays_strengths([4 * r + s for s in range(4)], None)
     first: dict[tuple[int, ...], tuple[int, ...]] = {}
     for p in plays:
         first.setdefault(tuple(s >> 2 for s in p), p)
@@ -88,7 +79,7 @@ def _shape_plays() -> tuple[tuple[int, ...], ...]:
 @cache
 def kind_sizes() -> tuple[tuple[int, int], ...]:
     """Every ``(kind, size)`` of a combination, in the order of the kinds, then sizes."""
-    found = {(c.kind, c.size) for p in _shape_plays() if (c := classify_strengths(p))}
+    found = {(c.kind, c.size) for p in _shape_plays() if (c := C.classify_strengths(p))}
     return tuple(sorted(found))
 
 
@@ -101,7 +92,7 @@ def _shapes() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
     hi = np.full((nks, NUM_RANKS), -1, dtype=np.int64)
     ks_of = np.full((HAND_SIZE + 1, NUM_RANKS), -1, dtype=np.int64)
     for p in _shape_plays():
-        combo = classify_strengths(p)
+        combo = C.classify_strengths(p)
         assert combo is not None, p
         ks = ks_index[combo.kind, combo.size]
         lo, top = p[0] >> 2, p[-1] >> 2
@@ -128,18 +119,18 @@ def _min_top(kind: np.ndarray, size: np.ndarray) -> np.ndarray:
     out = np.full((nks, 52, nks), NEVER, dtype=np.int64)
     for tks in range(nks):
         for top in range(52):
-            table = Combo(int(kind[tks]), int(size[tks]), top)
+            table = C.Combo(int(kind[tks]), int(size[tks]), top)
             for ks in range(nks):
                 k, s = int(kind[ks]), int(size[ks])
-                if not combo_beats(Combo(k, s, 51), table):
+                if not C.combo_beats(C.Combo(k, s, 51), table):
                     continue
-                if combo_beats(Combo(k, s, 0), table):
+                if C.combo_beats(C.Combo(k, s, 0), table):
                     out[tks, top, ks] = 0
                     continue
                 lo, hi = 0, 51  # beats at hi, not at lo
                 while hi - lo > 1:
                     mid = (lo + hi) // 2
-                    if combo_beats(Combo(k, s, mid), table):
+                    if C.combo_beats(C.Combo(k, s, mid), table):
                         hi = mid
                     else:
                         lo = mid
@@ -153,11 +144,11 @@ def _instant() -> tuple[np.ndarray, tuple[str | None, ...]]:
     does not matter, only how many: the differential test holds the kernels to it);
     and the names of the codes, ``None`` first."""
     names: list[str | None] = [None]
-    out = np.zeros((ACE + 2, 5), dtype=np.int64)
-    for ranks in range(ACE + 2):
+    out = np.zeros((C.ACE + 2, 5), dtype=np.int64)
+    for ranks in range(C.ACE + 2):
         for twos in range(5):
-            hand = [int(CARD_OF[4 * r]) for r in range(ranks)]
-            hand += [int(CARD_OF[4 * TWO + i]) for i in range(twos)]
+            hand = [int(C.CARD_OF[4 * r]) for r in range(ranks)]
+            hand += [int(C.CARD_OF[4 * C.TWO + i]) for i in range(twos)]
             name = instant_win_of(hand)
             if name not in names:
                 names.append(name)
@@ -188,5 +179,5 @@ def tables() -> Tables:
         ks_of=ks_of,
         min_top=_min_top(kind, size),
         instant=_instant_table()[0],
-        strength=np.array(STRENGTH, dtype=np.int64),
+        strength=np.array(C.STRENGTH, dtype=np.int64),
     )

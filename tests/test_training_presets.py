@@ -1,5 +1,6 @@
-"""The one-command recipes (``training.train --preset strong``) for Scat and Thirteen: a
-tiny run of each trains, exports, loads and plays, and flags given beat the preset."""
+"""The one-command recipes (``training.train --preset strong``): a tiny run of each game's
+trains, exports, loads and plays, and flags given beat the preset; a run killed part way
+is continued with ``--resume`` from its latest checkpoint."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ TINY = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("game", ["scat", "thirteen"])
+@pytest.mark.parametrize("game", ["schnauz", "scat", "thirteen"])
 def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
     main(["--game", game, "--preset", "strong", "--run-dir", str(tmp_path),
           "--run-name", "tiny", *TINY])  # fmt: skip
@@ -63,6 +64,76 @@ def test_presets_are_checked_and_named():
 
 def test_an_unknown_preset_is_a_one_line_error(capsys):
     with pytest.raises(SystemExit) as stop:
-        main(["--game", "schnauz", "--preset", "strong"])
+        main(["--game", "thirteen", "--preset", "fast"])
     assert stop.value.code == 2
-    assert "no preset 'strong' for schnauz" in capsys.readouterr().err
+    assert "no preset 'fast' for thirteen" in capsys.readouterr().err
+
+
+RESUMABLE = [
+    "--game", "schnauz", "--vec-env", "batched", "--opponents", "greedy", "--num-envs", "4",
+    "--n-steps", "16", "--batch-size", "32", "--n-epochs", "1", "--total-steps", "256",
+    "--checkpoint-every", "64", "--eval-every", "128", "--eval-games", "4",
+    "--eval-opponents", "random", "--lr-schedule", "linear", "--pretrain-teacher", "greedy",
+    "--pretrain-games", "2", "--pretrain-epochs", "1", "--no-progress-bar",
+]  # fmt: skip
+
+
+def interrupt(run, at: int) -> None:
+    """Leave ``run`` as a kill just after its step-``at`` checkpoint would have: no final
+    model, no later checkpoint (one half-written), no later evaluation row."""
+    (run / "model.zip").unlink()
+    (run / "model.npz").unlink()
+    for path in (run / "checkpoints").iterdir():
+        if int(path.stem.removeprefix("step_")) > at:
+            path.unlink()
+    (run / "checkpoints" / "step_999.zip").write_bytes(b"PK\x03\x04 half a file")
+    lines = (run / "eval.csv").read_text().splitlines(keepends=True)
+    kept = [line for line in lines[1:] if int(line.split(",")[0]) <= at]
+    (run / "eval.csv").write_text("".join([lines[0], *kept]))
+
+
+def test_resume_continues_an_interrupted_run_from_its_latest_checkpoint(tmp_path, capsys):
+    main([*RESUMABLE, "--run-dir", str(tmp_path), "--run-name", "r"])
+    run = tmp_path / "r"
+    steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == [0, 128, 256]  # the cloned start, the schedule's, the end's (once)
+    first = (run / "args.json").read_text()
+    interrupt(run, at=128)
+    capsys.readouterr()
+
+    main(["--resume", str(run)])
+    out = capsys.readouterr().out
+    assert "resuming" in out and "at step 128 of 256" in out
+    assert "cloned" not in out  # the cloning is not repeated
+    assert (run / "args.json").read_text() == first  # the settings are the run's own
+    steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == [0, 128, 256]  # the schedule goes on; nothing evaluated twice
+    assert (run / "checkpoints" / "step_192.zip").exists()  # checkpoint_every continued
+    from policies.mlp import load_model_policy
+    from schnauz_env.schnauz import SchnauzConfig
+
+    load_model_policy(run / "model.npz", "schnauz", SchnauzConfig(num_players=4))
+
+    # a finished run, a folder that is no run, and other flags are refused in one line
+    for argv, message in [
+        (["--resume", str(run)], "the run has finished"),
+        (["--resume", str(tmp_path)], "not a run folder"),
+        (["--resume", str(run), "--total-steps", "512"], "drop --total-steps"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_run_killed_while_cloning_reuses_its_teacher_games(tmp_path, capsys):
+    main([*RESUMABLE, "--run-dir", str(tmp_path), "--run-name", "r"])
+    run = tmp_path / "r"
+    data = (run / "pretrain_data.npz").read_bytes()
+    interrupt(run, at=-1)  # no checkpoint at all: killed before the cloned start's
+    (run / "eval.csv").unlink()
+    capsys.readouterr()
+    main(["--resume", str(run)])
+    out = capsys.readouterr().out
+    assert "cloned greedy" in out and "resuming" not in out
+    assert (run / "pretrain_data.npz").read_bytes() == data  # read back, not played again
+    assert (run / "model.zip").exists()

@@ -152,7 +152,8 @@ def check_table_args(args: TableArgs) -> None:
     parent = Path(args.run_dir)
     if parent.exists() and not parent.is_dir():
         raise ValueError(f"--run-dir {parent} is a file, not a folder")
-    if name and (parent / name).exists() and any((parent / name).iterdir()):
+    resuming = bool(getattr(args, "resume", ""))  # a trainer's --resume: its own run
+    if name and not resuming and (parent / name).exists() and any((parent / name).iterdir()):
         raise ValueError(
             f"run {parent / name} exists: a run is never overwritten; choose another --run-name"
         )

@@ -7,6 +7,11 @@ wins (``--preset strong --total-steps 20000`` is the same recipe on a small budg
 ========  ===========  ================================================================
 game      preset       recipe
 ========  ===========  ================================================================
+schnauz   ``strong``   clone ``expert-jit`` (3,000 games of it at every seat) through the
+                       ``schnauz-expert-v1`` features, then 6M steps of MaskablePPO
+                       against three ``expert-jit`` on the batched engine (256 games)
+                       with the ``win-chance`` reward, the rate decayed linearly to 0:
+                       the shipped model's chain (README) in one run
 scat      ``strong``   clone ``expert`` through the ``scat-expert-v1`` features (its
                        estimates as inputs), then MaskablePPO against three ``expert``
                        on the batched engine with the ``win-chance`` reward, the rate
@@ -44,6 +49,24 @@ _COMMON: dict[str, Any] = {
 }
 
 PRESETS: dict[str, dict[str, dict[str, Any]]] = {
+    "schnauz": {
+        "strong": {
+            **_COMMON,
+            "num_envs": 256,
+            "batch_size": 4096,
+            "features": "schnauz-expert-v1",
+            "reward": "win-chance",
+            "learning_rate": 3e-4,
+            "gamma": 0.97,
+            "ent_coef": 0.005,
+            "opponents": ("expert-jit",),
+            "pretrain_teacher": "expert-jit",
+            "pretrain_games": 3000,
+            "total_steps": 6_000_000,
+            "eval_every": 2_000_000,
+            "eval_opponents": ("expert-jit",),
+        },
+    },
     "scat": {
         "strong": {
             **_COMMON,

@@ -23,7 +23,7 @@ import sys
 import time
 import warnings
 import zipfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -57,6 +57,7 @@ from training.evaluation import (
     plot_learning_curve,
     print_row,
     win_rate,
+    write_csv,
 )
 from training.presets import preset
 from training.pretrain import collect, load_data, pretrain
@@ -123,6 +124,15 @@ class Args(PPOArgs, TableArgs):
     torch_threads: int = 1
     """torch CPU threads; 1 is fastest for these small networks (more threads spin and
     fight the environment processes for the cores)"""
+    select_games: int = 0
+    """at the end, keep as model.npz the best of the final weights and the checkpoints of
+    the run's second half, by win rate against the first of
+    --eval-opponents over this many duplicate games on deals of their own (seed + 10,000:
+    not the evaluations' nor a report's); 0: the final weights"""
+    resume: str = ""
+    """continue the interrupted run in this directory from its latest checkpoint (its
+    args.json gives every setting: give no other flag); cloning and evaluations already
+    done are not repeated"""
     preset: str = "none"
     """a named recipe (training.presets; 'strong' for scat and thirteen: the recipe of the
     shipped model): its settings replace these defaults, and flags given still win"""
@@ -226,9 +236,13 @@ def teacher_data(
     args: Args, configs: dict[int, Any], obs_size: int, features: Any, out: Path
 ) -> dict[str, np.ndarray]:
     """The decisions to clone: loaded from ``--pretrain-data``, or played by the teacher
-    at every table size (saved to ``out/pretrain_data.npz``); features appended."""
+    at every table size (saved to ``out/pretrain_data.npz``, and read back from there
+    when a run is resumed); features appended."""
     if args.pretrain_data:
         return load_data(args.pretrain_data, obs_size, features)
+    saved = out / "pretrain_data.npz"
+    if args.resume and saved.exists():  # played before the run was interrupted
+        return load_data([saved], obs_size, features)
     table_sizes = list(args.table_sizes)
     parts = [
         collect(
@@ -302,14 +316,15 @@ def _own_objects(args: Args, venv: VecEnv, ppo: dict[str, Any]) -> dict[str, Any
     }
 
 
-def load_checkpoint(args: Args, venv: VecEnv, ppo: dict[str, Any]) -> Any:
-    """The MaskablePPO model of ``args.init_model`` on ``venv``, weights only: the
+def load_checkpoint(args: Args, venv: VecEnv, ppo: dict[str, Any], path: str = "") -> Any:
+    """The MaskablePPO model of ``path`` (default ``args.init_model``) on ``venv``, with
+    its optimizer state, weights only: the
     networks' tensors (``torch.load(weights_only=True)``) and the plain JSON settings;
     every pickled entry is replaced by this run's own object (:func:`_own_objects`), and
     a checkpoint with a pickled entry this trainer does not know is refused. The network
     shape comes from ``--net-arch``. ``ValueError`` naming the file if it cannot be
     read or does not fit the envs."""
-    path = args.init_model
+    path = path or args.init_model
     data = check_checkpoint(path)
     own = _own_objects(args, venv, ppo)
     pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
@@ -330,6 +345,70 @@ def load_checkpoint(args: Args, venv: VecEnv, ppo: dict[str, Any]) -> Any:
         raise ValueError(
             f"--init-model {path}: cannot load it ({type(err).__name__}: {err})"
         ) from None
+
+
+def latest_checkpoint(out: Path) -> tuple[int, Path] | None:
+    """``(step, path)`` of the latest whole SB3 checkpoint in run ``out`` (``None``: none
+    yet); ``ValueError`` if the run has finished (its ``model.zip`` is written)."""
+    if (out / "model.zip").exists():
+        raise ValueError(f"--resume {out}: the run has finished (model.zip is written)")
+    found = []
+    for path in (out / "checkpoints").glob("step_*.zip"):
+        step = path.stem.removeprefix("step_")
+        if step.isdigit():
+            found.append((int(step), path))
+    for step, path in sorted(found, reverse=True):
+        try:
+            check_checkpoint(str(path))
+        except ValueError:
+            continue  # written while the run was killed: an earlier one
+        return step, path
+    return None
+
+
+def resume_args(run: str) -> Args:
+    """The settings of the run in folder ``run`` (its ``args.json``), to resume it."""
+    path = Path(run) / "args.json"
+    try:
+        saved = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"--resume {run}: not a run folder (no args.json)") from None
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--resume {run}: cannot read its args.json ({err})") from None
+    names = {f.name: f for f in fields(Args)}
+    unknown = sorted(set(saved) - set(names))
+    if not isinstance(saved, dict) or unknown:
+        raise ValueError(f"--resume {run}: args.json has settings this trainer lacks: {unknown}")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()}
+    return Args(**{**values, "resume": str(run)})
+
+
+def select_model(args: Args, rules: dict[str, Any], out: Path, last: int) -> None:
+    """Keep as ``out/model.npz`` the best of the final model and the checkpoints of the
+    run's second half, by win rate against ``--eval-opponents[0]`` over
+    ``--select-games`` duplicate games on deals of seed ``seed + 10,000``; each
+    candidate's figure goes to ``out/selection.csv``."""
+    opponent, n = args.eval_opponents[0], args.eval_table_size
+    final = out / "model.npz"
+    saved = (p.stem.removeprefix("step_") for p in (out / "checkpoints").glob("step_*.npz"))
+    candidates = [
+        (step, out / "checkpoints" / f"step_{step}.npz")
+        for step in sorted(int(x) for x in saved if x.isdigit())
+        if args.total_steps // 2 <= step < last
+    ]
+    rows = []
+    for step, path in [*candidates, (last, final)]:
+        if not path.exists():
+            continue
+        r = win_rate(path, opponent, args.game, n, rules, args.select_games, args.seed + 10_000)
+        rows.append({"step": step, "file": path.name, **r})
+        print(f"selection: step {step:,}: {r['win_rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]")
+    best = max(rows, key=lambda r: r["win_rate"])
+    write_csv(out / "selection.csv", rows)
+    if best["file"] != final.name:
+        save_bytes = (out / "checkpoints" / best["file"]).read_bytes()
+        atomic_write(final, lambda f: f.write(save_bytes), overwrite=True, binary=True)
+    print(f"selected step {best['step']:,} as {final}")
 
 
 class Run:
@@ -383,9 +462,14 @@ class Schedule(BaseCallback):
         super().__init__()
         self.run, self.venv, self.pool = run, venv, pool
         args = run.args
-        self.next_eval = args.eval_every or None
-        self.next_snap = args.self_play_every or None
-        self.next_ckpt = args.checkpoint_every or None
+        start = run.model.num_timesteps  # 0, or where a resumed run got to
+
+        def first(every: int) -> int | None:  # the first multiple of ``every`` past start
+            return (start // every + 1) * every if every else None
+
+        self.next_eval = first(args.eval_every)
+        self.next_snap = first(args.self_play_every)
+        self.next_ckpt = first(args.checkpoint_every)
         self.snapshots: list[str] = []
         # Progress as plain lines where a bar would pile up carriage returns (nohup, CI).
         self.lines = args.progress_bar and not sys.stdout.isatty()
@@ -402,7 +486,8 @@ class Schedule(BaseCallback):
                 self.next_line += self.line_every
         if self.next_eval is not None and t >= self.next_eval:
             self.next_eval += args.eval_every
-            self.run.evaluate(t)
+            if t < args.total_steps:  # the run's end is evaluated once, after the last update
+                self.run.evaluate(t)
         if self.next_ckpt is not None and t >= self.next_ckpt:
             while self.next_ckpt <= t:
                 self.next_ckpt += args.checkpoint_every
@@ -433,8 +518,13 @@ def train(args: Args) -> Path:
     eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
     if args.init_model:
         check_checkpoint(args.init_model)
-    out = new_run_dir(args.run_dir, run_name(args))  # never an earlier run's folder
-    write_text(out / "args.json", json.dumps(asdict(args), indent=2), overwrite=False)
+    if args.resume:  # the interrupted run's folder, and where it got to
+        out = Path(args.resume)
+        start = latest_checkpoint(out)
+    else:
+        out = new_run_dir(args.run_dir, run_name(args))  # never an earlier run's folder
+        write_text(out / "args.json", json.dumps(asdict(args), indent=2), overwrite=False)
+        start = None
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
 
@@ -445,9 +535,13 @@ def train(args: Args) -> Path:
         venv = FeatureVecEnv(venv, features)
     venv = VecMonitor(venv)  # episode returns and lengths: SB3's rollout/ep_rew_mean
 
-    # Model: fresh, or an earlier run's checkpoint.
+    # Model: fresh, an earlier run's checkpoint, or (resuming) this run's latest one.
     ppo = ppo_settings(args, out)
-    if args.init_model:
+    if start is not None:
+        model = load_checkpoint(args, venv, ppo, str(start[1]))
+        model.num_timesteps = start[0]
+        print(f"resuming {out} at step {start[0]:,} of {args.total_steps:,}")
+    elif args.init_model:
         model = load_checkpoint(args, venv, ppo)
     else:
         policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh}
@@ -458,7 +552,7 @@ def train(args: Args) -> Path:
     run = Run(args, rules, out, model, config, features)
 
     # Cloning a teacher first (optional): the evaluation at step 0 is the cloned start.
-    if args.pretrain_teacher or args.pretrain_data:
+    if start is None and (args.pretrain_teacher or args.pretrain_data):
         data = teacher_data(args, configs, venv.observation_space.shape[0], features, out)
         acc = pretrain(model, data, epochs=args.pretrain_epochs, seed=args.seed)
         teacher = args.pretrain_teacher or ", ".join(args.pretrain_data)
@@ -466,17 +560,21 @@ def train(args: Args) -> Path:
         run.evaluate(0)
 
     # The loop: PPO, with evaluations and self-play snapshots on a schedule.
+    # (resuming: the steps left; the learning-rate schedule goes on from where it was)
     model.learn(
-        args.total_steps,
+        args.total_steps - model.num_timesteps,
         callback=Schedule(run, venv, pool),
         progress_bar=args.progress_bar and sys.stdout.isatty(),
+        reset_num_timesteps=start is None,
     )
 
-    # Save, and the final evaluation.
+    # Save, the final evaluation, and (optionally) the selection of the model file.
     final = run.export(out / "model.npz")
     save_sb3(model, out / "model.zip")
     run.evaluate(model.num_timesteps)
     plot_learning_curve(out / "eval.csv", out / "learning_curve.png", args.eval_opponents)
+    if args.select_games:
+        select_model(args, rules, out, model.num_timesteps)
     load_model_policy(final, args.game, eval_config)  # the export must load back
     print(f"run directory: {out}\nmodel: {final}")
     venv.close()
@@ -523,6 +621,7 @@ BOUNDS = {
     "eval_every": (0, None),
     "checkpoint_every": (0, None),
     "torch_threads": (1, None),
+    "select_games": (0, None),
 }
 
 
@@ -531,8 +630,17 @@ def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     game = flag_value(argv, "--game") or Args.game
     name = flag_value(argv, "--preset") or "none"
+    resume = flag_value(argv, "--resume")
     try:
-        default = Args(**{**preset(game, name), "game": game, "preset": name})
+        if resume is not None:  # every setting is the interrupted run's
+            others = [a for a in argv if a.startswith("--") and a.split("=")[0] != "--resume"]
+            if others:
+                raise ValueError(
+                    f"--resume takes the settings of the run it continues; drop {' '.join(others)}"
+                )
+            default = resume_args(resume)
+        else:
+            default = Args(**{**preset(game, name), "game": game, "preset": name})
     except ValueError as err:
         fail(prog, str(err))
     run_command(Args, train, argv, prog, __doc__.split("\n")[0], BOUNDS, default=default)

@@ -134,8 +134,8 @@ class Args(PPOArgs, TableArgs):
     args.json gives every setting: give no other flag); cloning and evaluations already
     done are not repeated"""
     preset: str = "none"
-    """a named recipe (training.presets; 'strong' for scat and thirteen: the recipe of the
-    shipped model): its settings replace these defaults, and flags given still win"""
+    """a named recipe (training.presets; 'strong' for every game: the recipe of the shipped
+    model): its settings replace these defaults, and flags given still win"""
 
 
 # --------------------------------------------------------------------------- helpers

@@ -128,9 +128,14 @@ class RowFeatures:
         out = np.zeros((batch.shape[0], self.size), dtype=np.float32)
         if len(batch):
             seeds = self.seeds(batch) if self.sampled else np.zeros(len(batch), np.int64)
-            for i, (row, seed) in enumerate(zip(batch, seeds, strict=True)):
-                self.row(row, int(seed), out[i])
+            self.rows(batch, seeds, out)
         return out[0] if single else out
+
+    def rows(self, batch: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+        """Write the blocks of a batch into ``out`` (zeros on entry): :meth:`row` by row,
+        unless a subclass computes the whole batch at once."""
+        for i, (row, seed) in enumerate(zip(batch, seeds, strict=True)):
+            self.row(row, int(seed), out[i])
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         """``obs`` with its feature block appended (last axis)."""

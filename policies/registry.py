@@ -13,7 +13,15 @@ import os
 from typing import Any
 
 # Imported for their registrations.
-from policies import expert_jit, ismcts, mlp, scat, schnauz, thirteen  # noqa: F401
+from policies import (  # noqa: F401
+    expert_jit,
+    ismcts,
+    mlp,
+    scat,
+    scat_expert_jit,
+    schnauz,
+    thirteen,
+)
 from policies.base import REGISTRY, Policy
 from policies.mlp import load_model_policy
 

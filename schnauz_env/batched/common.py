@@ -17,14 +17,15 @@ into their callers). Importing this module also lets kernels call the rules
 floor's reward functions (:mod:`schnauz_env.common.places`: ``place_value``,
 ``shared_place``, ``single_round_reward``, ``settle_places``) by their own names. :func:`~schnauz_env.batched.jit.unmanaged` (re-exported here)
 re-views a caller-owned C-contiguous array without reference counting: call it on a
-kernel's array arguments on entry, so the helpers it calls count nothing.
+kernel's array arguments on entry, so the helpers it calls count nothing
+(:func:`~schnauz_env.batched.jit.unmanaged_fields`: every array of a named tuple).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.jit import jitable, njit, unmanaged
+from schnauz_env.batched.jit import jitable, njit, unmanaged, unmanaged_fields
 from schnauz_env.common import places
 
 # What a place pays is written once, on the rules floor, in Python numba compiles:
@@ -45,6 +46,7 @@ __all__ = [
     "seed_states",
     "shuffle_forward",
     "unmanaged",
+    "unmanaged_fields",
 ]
 
 #: What a generator seeded 0 starts from instead (xorshift never leaves 0).

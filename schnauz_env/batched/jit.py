@@ -3,7 +3,7 @@
 Every compiled kernel of the project (the batched engines, the compiled players) is
 compiled through this module::
 
-    from schnauz_env.batched.jit import njit, unmanaged, warn_if_slow
+    from schnauz_env.batched.jit import njit, unmanaged, unmanaged_fields, warn_if_slow
 
 The kernels are written once, in the subset of Python that numba compiles. Without
 numba (or with ``SCHNAUZ_ENV_NO_NUMBA=1``) :func:`njit` returns the function
@@ -96,6 +96,26 @@ else:
 
     def unmanaged(x):  # type: ignore[no-untyped-def]
         return x
+
+
+def unmanaged_fields(t):  # type: ignore[no-untyped-def]
+    """The named tuple ``t`` of C-contiguous arrays with every field re-viewed by
+    :func:`unmanaged`: what a kernel does on entry with a state or buffers it takes whole.
+    Compiled, one re-view a field, generated for each named tuple type."""
+    return type(t)(*(unmanaged(x) for x in t))
+
+
+if _numba is not None:
+    from numba.extending import overload as _overload
+
+    @_overload(unmanaged_fields)
+    def _unmanaged_fields(t):  # type: ignore[no-untyped-def]
+        if not isinstance(t, _types.BaseNamedTuple):
+            return None
+        fields = ", ".join(f"unmanaged(t[{i}])" for i in range(len(t)))
+        scope = {"cls": t.instance_class, "unmanaged": unmanaged}
+        exec(f"def impl(t):\n    return cls({fields})\n", scope)
+        return scope["impl"]
 
 
 unmanaged.__doc__ = """The same C-contiguous array, seen without numba's reference counting.

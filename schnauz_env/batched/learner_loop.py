@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from schnauz_env.batched.common import rand_below, unmanaged
+from schnauz_env.batched.common import rand_below
 from schnauz_env.batched.jit import njit
 
 #: Opponent kinds: a uniformly random legal move or the greedy player's, both drawn in
@@ -62,28 +62,6 @@ class Buffers(NamedTuple):
     need: np.ndarray
     opp_obs: np.ndarray
     opp_mask: np.ndarray
-
-
-@njit(inline=True)
-def unmanaged_buffers(b):
-    """``b`` re-viewed without reference counting (on a kernel's entry)."""
-    return Buffers(
-        unmanaged(b.rew),
-        unmanaged(b.vs),
-        unmanaged(b.vacc),
-        unmanaged(b.actions),
-        unmanaged(b.opp_actions),
-        unmanaged(b.opp_kinds),
-        unmanaged(b.obs),
-        unmanaged(b.mask),
-        unmanaged(b.term_obs),
-        unmanaged(b.term_place),
-        unmanaged(b.reward_out),
-        unmanaged(b.done),
-        unmanaged(b.need),
-        unmanaged(b.opp_obs),
-        unmanaged(b.opp_mask),
-    )
 
 
 @njit(inline=True)

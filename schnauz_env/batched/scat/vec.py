@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
-from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.scat.layout import (
     C_N,
@@ -72,7 +72,7 @@ def k_vec(
     illegal action (flagged in ``gs[:, F_ERROR]``).
     """
     st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
-    buf = LL.unmanaged_buffers(buf)
+    buf = unmanaged_fields(buf)
     rew0 = unmanaged(rew0)
     obs_nz = unmanaged(obs_nz)
     term_nz = unmanaged(term_nz)

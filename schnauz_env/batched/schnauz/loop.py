@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
-from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import OPP_EXTERNAL  # noqa: F401 (batched.kernels finds it)
 from schnauz_env.batched.schnauz.bots import greedy_action, random_action
@@ -208,7 +208,7 @@ def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, wa
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
         cfg, keys, gs, cards, known, fl, rng, perms
     )
-    buf = LL.unmanaged_buffers(buf)
+    buf = unmanaged_fields(buf)
     games = unmanaged(games)
     rew = buf.rew
     n = cfg[C_N]

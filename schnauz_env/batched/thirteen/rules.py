@@ -10,7 +10,7 @@ who scores what) ``tests/test_batched_thirteen_differential.py`` holds to the
 reference move by move.
 
 Every function acts on game ``g`` of the state ``st`` (a :class:`State` of unmanaged
-arrays, see :func:`unmanaged_state`) with the tables ``tb``.
+arrays, see :func:`~schnauz_env.batched.jit.unmanaged_fields`) with the tables ``tb``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from schnauz_env.batched.common import shuffle_forward, unmanaged  # (registers settle_places)
+from schnauz_env.batched.common import shuffle_forward  # (registers settle_places)
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen.layout import (
     B_HAND,
@@ -76,7 +76,7 @@ from schnauz_env.batched.thirteen.layout import (
     RNG_DEAL,
     P,
 )
-from schnauz_env.batched.thirteen.tables import NEVER, NUM_RANKS, Tables
+from schnauz_env.batched.thirteen.tables import NEVER, NUM_RANKS
 from schnauz_env.common.places import settle_places
 from schnauz_env.thirteen.combos import ACE, TWO
 from schnauz_env.thirteen.config import HAND_SIZE
@@ -104,36 +104,6 @@ class State(NamedTuple):
     rng: np.ndarray
     deck: np.ndarray
     perms: np.ndarray
-
-
-@njit(inline=True)
-def unmanaged_state(st):
-    """``st`` re-viewed without reference counting (on a kernel's entry)."""
-    return State(
-        unmanaged(st.cfg),
-        unmanaged(st.cfgf),
-        unmanaged(st.gs),
-        unmanaged(st.bits),
-        unmanaged(st.fl),
-        unmanaged(st.rng),
-        unmanaged(st.deck),
-        unmanaged(st.perms),
-    )
-
-
-@njit(inline=True)
-def unmanaged_tables(tb):
-    """``tb`` re-viewed without reference counting (on a kernel's entry)."""
-    return Tables(
-        unmanaged(tb.kind),
-        unmanaged(tb.size),
-        unmanaged(tb.per_rank),
-        unmanaged(tb.hi),
-        unmanaged(tb.ks_of),
-        unmanaged(tb.min_top),
-        unmanaged(tb.instant),
-        unmanaged(tb.strength),
-    )
 
 
 # ---------------------------------------------------------------- bits of a hand

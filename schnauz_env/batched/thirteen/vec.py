@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
-from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen import rules as R
 from schnauz_env.batched.thirteen.kernels import write_mask
@@ -50,9 +50,9 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     never got to act is dealt again unseen. Returns the number of games given an
     illegal action (flagged in ``gs[:, F_ERROR]``).
     """
-    tb = R.unmanaged_tables(tb)
-    st = R.unmanaged_state(st)
-    buf = LL.unmanaged_buffers(buf)
+    tb = unmanaged_fields(tb)
+    st = unmanaged_fields(st)
+    buf = unmanaged_fields(buf)
     games = unmanaged(games)
     gs, fl = st.gs, st.fl
     rew = buf.rew

@@ -49,7 +49,6 @@ scratch arrays as a :class:`Workspace` and a decoded observation's numbers as a
 
 from __future__ import annotations
 
-import threading
 from collections import namedtuple
 from dataclasses import replace
 from typing import Any
@@ -57,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from policies.base import Policy, register_policy
+from policies.jit_support import KernelSet, check_masks, check_rows, record
 from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -918,34 +918,16 @@ _INLINE = (
     "_dealer_values",
 )
 _KERNELS = ("_k_act", "_k_turns")
+_kernels = KernelSet(globals(), _HELPERS + _KERNELS, _INLINE, jit_names=("unmanaged",))
 _compiled = False
-_compile_lock = threading.Lock()
 
 
 def _compile() -> None:
-    """Rebind the kernels (and the helpers they call) to their numba versions, once.
-
-    numba resolves a kernel's global names when it first compiles it, so the helpers
-    are rebound before any kernel runs. Without numba this only warns (once).
-    Thread-safe: the first caller rebinds every name under a lock, and ``_compiled``
-    turns true only once all of them are rebound (two threads wrapping the same helper
-    twice failed: numba refuses to jit a jitted function).
-    """
+    """Rebind the kernels (and the helpers they call) to their numba versions, once
+    (:class:`~policies.jit_support.KernelSet`: thread-safe; without numba it only warns)."""
     global _compiled
-    if _compiled:
-        return
-    with _compile_lock:
-        if _compiled:
-            return
-        from schnauz_env.batched import jit
-
-        jit.warn_if_slow()
-        g = globals()
-        rebound = {"unmanaged": jit.unmanaged}
-        for name in _HELPERS + _KERNELS:
-            rebound[name] = jit.njit(g[name], inline=name in _INLINE)
-        g.update(rebound)
-        _compiled = True
+    _kernels.compile()
+    _compiled = True
 
 
 # ------------------------------------------------------------------ per-config data
@@ -972,23 +954,11 @@ def risk_table() -> np.ndarray:
     return out
 
 
-def _record(dtype: np.dtype, **values: Any) -> np.ndarray:
-    """A one-element record array of ``dtype`` holding ``values``."""
-    from schnauz_env.batched import jit
-
-    rec = np.zeros(1, dtype=dtype)
-    for name, value in values.items():
-        rec[name][0] = value
-    # numba types a plain structured array in about a microsecond, a recarray in eight;
-    # the Python fallback reads the fields as attributes, which only a recarray's have.
-    return rec if jit.HAVE_NUMBA else rec.view(np.recarray)
-
-
 def layout_record(config: SchnauzConfig) -> np.ndarray:
     """The observation offsets and sizes the kernels decode with (:data:`LAYOUT_DTYPE`)."""
     layout = ObservationLayout(config)
     s = layout.slices
-    return _record(
+    return record(
         LAYOUT_DTYPE,
         **{name: s[name].start for name in OBS_BLOCKS},
         num_cards=layout.num_cards,
@@ -1014,7 +984,7 @@ def param_record(params: ExpertParams) -> np.ndarray:
     for name in ("samples", "feed_samples", "patience"):
         if getattr(params, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(params, name)!r}")
-    return _record(
+    return record(
         PARAMS_DTYPE,
         samples=params.samples,
         knock_share=params.knock_share,
@@ -1121,13 +1091,7 @@ class ExpertJitPolicy(Policy):
 
     # -------------------------------------------------------------- internals
     def _check(self, observations: np.ndarray) -> np.ndarray:
-        obs = np.ascontiguousarray(observations, dtype=np.float32)
-        if obs.ndim != 2 or obs.shape[1] != self._size:
-            raise ValueError(
-                f"observations of shape {obs.shape} do not match this config "
-                f"(deck {self.config.deck}: expected (B, {self._size}))"
-            )
-        return obs
+        return check_rows(observations, self._size, f"deck {self.config.deck}")
 
     def _grow(self, games: int) -> None:
         have = self._games.epoch.shape[0]
@@ -1138,11 +1102,7 @@ class ExpertJitPolicy(Policy):
             )
 
     def _run(self, obs: np.ndarray, action_masks: np.ndarray, turns: np.ndarray) -> np.ndarray:
-        masks = np.ascontiguousarray(action_masks, dtype=np.int8)
-        if masks.shape != (obs.shape[0], NUM_ACTIONS):
-            raise ValueError(
-                f"action masks of shape {masks.shape}: expected ({obs.shape[0]}, {NUM_ACTIONS})"
-            )
+        masks = check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         if obs.shape[0] == 0:
             return actions

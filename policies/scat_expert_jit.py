@@ -25,8 +25,8 @@ kernel seeds a generator per row as ``np.random.default_rng(seed)`` does (numpy'
 
 The rest follows :mod:`policies.expert_jit`'s design: numba is imported only when the
 first policy or feature set is built (the kernels are plain module-level Python until
-:func:`_compile` rebinds them to ``numba.njit(cache=True)`` versions; without numba they
-stay Python: correct and about as slow as the reference). The kernels take the rules'
+their :class:`~policies.jit_support.KernelSet` rebinds them to ``numba.njit(cache=True)``
+versions; without numba they stay Python: correct and about as slow as the reference). The kernels take the rules'
 action ids (:mod:`schnauz_env.scat.engine`), the card points
 (:data:`schnauz_env.scat.hands.POINTS`), and the observation layout
 (:class:`~schnauz_env.scat.observation.ObservationLayout`'s blocks, in a record) by
@@ -40,14 +40,14 @@ the engine's masks), the first legal action is played.
 
 from __future__ import annotations
 
-import threading
 from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
-from policies.base import Policy, register_policy
-from policies.scat import BLITZ_SCORE, ExpertPolicy, _config
+from policies.base import register_policy
+from policies.jit_support import KernelSet, check_masks, check_rows, record
+from policies.scat import BLITZ_SCORE, ExpertPolicy
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import (
     DISCARD_BASE,
@@ -116,7 +116,7 @@ ST_HI, ST_LO, INC_HI, INC_LO, HAS32, SPARE32 = range(6)
 RNG_WORDS = 6
 _MUL_HI, _MUL_LO = np.uint64(0x2360ED051FC65DA4), np.uint64(0x4385DF649FCCF645)
 _U0, _U1, _U16, _U32, _U58, _U64 = (np.uint64(k) for k in (0, 1, 16, 32, 58, 64))
-_U63 = np.uint64(63)
+_U2, _U4, _U8, _U63 = np.uint64(2), np.uint64(4), np.uint64(8), np.uint64(63)
 _M32 = np.uint64(0xFFFFFFFF)
 # numpy.random.SeedSequence's hash constants (numpy/random/bit_generator.pyx).
 _INIT_A, _MULT_A = np.uint64(0x43B0D7E5), np.uint64(0x931E8875)
@@ -167,9 +167,11 @@ def _random_interval(st, top):
     if top == 0:
         return 0
     mx = np.uint64(top)
-    mask = mx
-    for s in (1, 2, 4, 8, 16):
-        mask |= mask >> np.uint64(s)
+    mask = mx | (mx >> _U1)
+    mask |= mask >> _U2
+    mask |= mask >> _U4
+    mask |= mask >> _U8
+    mask |= mask >> _U16
     v = _next32(st) & mask
     while v > mx:
         v = _next32(st) & mask
@@ -480,7 +482,8 @@ def _discard_scores(pts, prm, lay, ws, view, scores):
 def _lowest_chance(pts, prm, lay, ws, view, st):
     """ExpertPolicy.lowest_chance, drawing from the generator state ``st``: the share of
     ``samples`` deals of the unseen cards in which the hand is strictly the lowest after
-    every opponent's final turn."""
+    every opponent's final turn. Only the shuffle draws random numbers, so a sample
+    stops at the first opponent who ends no better than the hand (the same count)."""
     mine = _value(pts, lay, ws.hand, view.nh)
     m = view.nact
     initial_stock = 52 - lay.hand_size * m - 1
@@ -516,6 +519,8 @@ def _lowest_chance(pts, prm, lay, ws, view, st):
                 for q in range(i, nk):
                     h[q] = h[q + 1]
             lowest = min(lowest, _value(pts, lay, h, nk))
+            if lowest <= mine:  # decided: the opponents draw no random numbers
+                break
         if mine < lowest:
             strict += 1
     return strict / prm.samples
@@ -623,15 +628,14 @@ def _k_features(obs, pts, prm, lay, seeds, out):
             out[r, F_KNOCK] = 1.0 if chance < limit else 0.0
 
 
-_HELPERS = (
+#: Inlined into their callers (numba's IR inlining): the small hot helpers.
+_INLINE = (
     "_mul64",
     "_pcg_step",
     "_next64",
     "_next32",
     "_random_interval",
-    "_shuffle",
     "_hashmix",
-    "_seed_pcg64",
     "_value",
     "_sort",
     "_totals",
@@ -640,78 +644,41 @@ _HELPERS = (
     "_draw_value",
     "_expected_draw",
     "_expected_gain",
-    "_workspace",
     "_first_hot",
+    "_with_top",
+)
+#: Compiled as functions of their own.
+_CALLED = (
+    "_shuffle",
+    "_seed_pcg64",
+    "_workspace",
     "_decode",
     "_discard_scores",
     "_lowest_chance",
-    "_with_top",
     "_decide",
 )
-#: Inlined into their callers (numba's IR inlining): the small hot helpers.
-_INLINE = (
-    "_mul64",
-    "_hashmix",
-    "_value",
-    "_sort",
-    "_totals",
-    "_value_without",
-    "_best_keep",
-    "_draw_value",
-    "_expected_draw",
-    "_expected_gain",
-    "_first_hot",
-    "_with_top",
+_kernels = KernelSet(
+    globals(),
+    _INLINE + _CALLED + ("_k_act", "_k_features"),
+    _INLINE,
+    what="the compiled Scat expert",
 )
-_KERNELS = ("_k_act", "_k_features")
-_compiled = False
-_compile_lock = threading.Lock()
-
-
-def _compile() -> None:
-    """Rebind the kernels (and the helpers they call) to their numba versions, once
-    (thread-safe; see :func:`policies.expert_jit._compile`). Without numba this only
-    warns (once)."""
-    global _compiled
-    if _compiled:
-        return
-    with _compile_lock:
-        if _compiled:
-            return
-        from schnauz_env.batched import jit
-
-        jit.warn_if_slow("the compiled Scat expert")
-        g = globals()
-        rebound = {name: jit.njit(g[name], inline=name in _INLINE) for name in _HELPERS + _KERNELS}
-        g.update(rebound)
-        _compiled = True
 
 
 def _run(kernel_name: str, *args: Any) -> None:
-    """Call a kernel by name (after :func:`_compile`); numpy's overflow warnings of the
+    """Call a kernel by name, compiled on first use; numpy's overflow warnings of the
     uint64 arithmetic are silenced for the plain-Python fallback, where they are meant."""
-    _compile()
+    _kernels.compile()
     with np.errstate(over="ignore"):
         globals()[kernel_name](*args)
 
 
 # ------------------------------------------------------------------ records and state
-def _record(dtype: np.dtype, **values: Any) -> np.ndarray:
-    """A one-element record array of ``dtype`` holding ``values`` (a recarray without
-    numba, whose fields the Python fallback reads as attributes)."""
-    from schnauz_env.batched import jit
-
-    rec = np.zeros(1, dtype=dtype)
-    for name, value in values.items():
-        rec[name][0] = value
-    return rec if jit.HAVE_NUMBA else rec.view(np.recarray)
-
-
 def layout_record(config: ScatConfig) -> np.ndarray:
     """The observation offsets and the rules the kernels decode with (:data:`LAYOUT_DTYPE`)."""
     layout = ObservationLayout(config)
     s = layout.slices
-    return _record(
+    return record(
         LAYOUT_DTYPE,
         **{name: s[name].start for name in OBS_BLOCKS},
         hand_slots=layout.hand_slots,
@@ -727,7 +694,7 @@ def param_record(expert: Any) -> np.ndarray:
     with its four attributes) as the kernels read them (:data:`PARAMS_DTYPE`)."""
     if int(expert.samples) < 1:
         raise ValueError(f"samples must be >= 1, got {expert.samples!r}")
-    return _record(PARAMS_DTYPE, **{name: getattr(expert, name) for name in PARAMS_DTYPE.names})
+    return record(PARAMS_DTYPE, **{name: getattr(expert, name) for name in PARAMS_DTYPE.names})
 
 
 def rng_state(rng: np.random.Generator) -> np.ndarray:
@@ -755,21 +722,13 @@ def set_rng_state(rng: np.random.Generator, st: np.ndarray) -> None:
     }
 
 
-def check_batch(observations: np.ndarray, size: int, config: ScatConfig) -> np.ndarray:
-    """``observations`` as a C-contiguous float32 ``(B, size)`` array, or ``ValueError``."""
-    obs = np.ascontiguousarray(observations, dtype=np.float32)
-    if obs.ndim != 2 or obs.shape[1] != size:
-        raise ValueError(
-            f"observations of shape {obs.shape} do not match this Scat config "
-            f"(hand size {config.hand_size}: expected (B, {size}))"
-        )
-    return obs
-
-
 # ------------------------------------------------------------------ the policy
 @register_policy("scat", "expert-jit")
-class ScatExpertJitPolicy(Policy):
-    """The Scat ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`."""
+class ScatExpertJitPolicy(ExpertPolicy):
+    """The Scat ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`.
+
+    Its tunables (and ``"expert-jit:R"`` for the risk) are the reference's, whose
+    methods it inherits; only the moves are compiled."""
 
     name = "expert-jit"
     game = "scat"
@@ -777,20 +736,12 @@ class ScatExpertJitPolicy(Policy):
     def __init__(
         self, config: Any = None, seed: int | None = None, arg: str | None = None, **_: Any
     ) -> None:
-        super().__init__(_config(config), seed)
-        for name in PARAMS_DTYPE.names:  # the reference's tunables (class attributes)
-            setattr(self, name, getattr(ExpertPolicy, name))
+        super().__init__(config, seed, arg)
         if arg:
-            try:
-                self.risk = float(arg)
-            except ValueError:
-                raise ValueError(
-                    f"expert-jit:R needs a number R (knock risk), got {arg!r}"
-                ) from None
             self.name = f"expert-jit:{arg}"
         self._lay = layout_record(self.config)
         self._size = int(self._lay["obs_size"][0])
-        _compile()
+        _kernels.compile()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
@@ -805,12 +756,8 @@ class ScatExpertJitPolicy(Policy):
         on the same rows in order, drawing from the policy's generator. ``games`` is
         accepted for the VecEnvs' per-game opponents and not needed: the Scat expert
         keeps no state between moves."""
-        obs = check_batch(observations, self._size, self.config)
-        masks = np.ascontiguousarray(action_masks, dtype=np.int8)
-        if masks.shape != (obs.shape[0], NUM_ACTIONS):
-            raise ValueError(
-                f"action masks of shape {masks.shape}: expected ({obs.shape[0]}, {NUM_ACTIONS})"
-            )
+        obs = check_rows(observations, self._size, f"hand size {self.config.hand_size}")
+        masks = check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         if obs.shape[0] == 0:
             return actions

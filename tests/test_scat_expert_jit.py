@@ -73,7 +73,7 @@ def game_states(config, games, seed, explore=0.1, other_seats=0.0):
 def test_seeding_is_default_rngs():
     st = np.zeros(sj.RNG_WORDS, dtype=np.uint64)
     for seed in (0, 1, 5, 2026, 123456789, 2**31, 2**32 - 1):
-        sj._compile()
+        sj._kernels.compile()
         sj._seed_pcg64(st, seed)
         np.testing.assert_array_equal(st, rng_state(np.random.default_rng(seed)), err_msg=seed)
 
@@ -82,7 +82,7 @@ def test_shuffles_are_generator_shuffles_and_the_state_carries_over():
     """Shuffles of every size (a list, as the reference shuffles), one after another from
     one generator: the same permutations, and the generator's state after them (the
     spare half of a 64-bit output included) is numpy's."""
-    sj._compile()
+    sj._kernels.compile()
     for seed in range(40):
         ref = np.random.default_rng(seed)
         sizes = np.random.default_rng(seed + 1).integers(0, 53, 30)
@@ -113,7 +113,7 @@ def test_hand_values_keeps_draws_and_gains_are_the_experts(config):
     """On states of real games: the hand's value, the best keep with the discard pile's
     top card, the expected draw, and the expected gain of the hand left by each discard
     (the compiled helpers called directly, on the compiled decoding of the same row)."""
-    sj._compile()
+    sj._kernels.compile()
     obs, _ = game_states(config, 3, 11)
     lay = layout_record(config)[0]
     pts = sj.POINTS_TABLE
@@ -151,7 +151,7 @@ def test_hand_values_keeps_draws_and_gains_are_the_experts(config):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_discard_scores_are_the_experts(config):
-    sj._compile()
+    sj._kernels.compile()
     obs, _ = game_states(config, 3, 12)
     lay = layout_record(config)[0]
     expert = ExpertPolicy(config, seed=0)

@@ -56,7 +56,14 @@ from typing import Any
 import numpy as np
 
 from policies.base import Policy, register_policy
-from policies.jit_support import KernelSet, check_masks, check_rows, record
+from policies.jit_support import (
+    KernelSet,
+    check_masks,
+    check_rows,
+    layout_dtype,
+    observation_record,
+    record,
+)
 from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -119,12 +126,12 @@ PARAMS_DTYPE = np.dtype(
 #: The observation blocks the kernels read (:class:`~schnauz_env.schnauz.observation.ObservationLayout`).
 OBS_BLOCKS = ("hand", "table", "out_of_play", "known", "seats", "dealer", "knocker", "phase")
 #: Where those blocks start, and the sizes to decode the observation (:func:`layout_record`).
-LAYOUT_DTYPE = np.dtype(
+LAYOUT_DTYPE = layout_dtype(
+    OBS_BLOCKS,
     [
         (name, np.int64)
-        for name in (*OBS_BLOCKS, "num_cards", "lowest_card", "lives_scale", "players", "obs_size")
+        for name in ("num_cards", "lowest_card", "lives_scale", "players", "obs_size")
     ],
-    align=True,
 )
 #: Everything the kernels read and never write, for one config and parameter set
 #: (:func:`_expert`): ``key`` / ``pts`` (:func:`jit_tables`), ``risk``
@@ -957,10 +964,10 @@ def risk_table() -> np.ndarray:
 def layout_record(config: SchnauzConfig) -> np.ndarray:
     """The observation offsets and sizes the kernels decode with (:data:`LAYOUT_DTYPE`)."""
     layout = ObservationLayout(config)
-    s = layout.slices
-    return record(
+    return observation_record(
         LAYOUT_DTYPE,
-        **{name: s[name].start for name in OBS_BLOCKS},
+        layout,
+        OBS_BLOCKS,
         num_cards=layout.num_cards,
         lowest_card=int(config.deck_cards[0]),
         lives_scale=max(config.lives, 1),

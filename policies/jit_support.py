@@ -4,7 +4,8 @@
   numba versions the first time a player needs them (importing :mod:`policies` stays
   cheap, and without numba they stay plain Python);
 * :func:`record`: a one-element numpy record array, how the kernels take their
-  parameters and the observation layout (fields read by name);
+  parameters and the observation layout (fields read by name; :func:`layout_dtype`,
+  :func:`observation_record`);
 * :func:`check_rows` and :func:`check_masks`: a batch of observations and action masks
   as the kernels take them, or a ``ValueError`` that says what was expected.
 """
@@ -78,6 +79,22 @@ def record(dtype: np.dtype, **values: Any) -> np.ndarray:
     # numba types a plain structured array in about a microsecond, a recarray in eight;
     # the Python fallback reads the fields as attributes, which only a recarray's have.
     return rec if jit.HAVE_NUMBA else rec.view(np.recarray)
+
+
+def layout_dtype(blocks: Sequence[str], fields: Sequence[tuple[str, Any]]) -> np.dtype:
+    """The record of an observation layout: where each of ``blocks`` starts (int64),
+    then ``fields`` (``(name, dtype)`` pairs)."""
+    return np.dtype([(name, np.int64) for name in blocks] + list(fields), align=True)
+
+
+def observation_record(
+    dtype: np.dtype, layout: Any, blocks: Sequence[str], **values: Any
+) -> np.ndarray:
+    """The :func:`record` of ``dtype`` (a :func:`layout_dtype`) for ``layout`` (a
+    :class:`~schnauz_env.common.layout.BlockLayout`): the starts of its ``blocks``, and
+    ``values``."""
+    s = layout.slices
+    return record(dtype, **{name: s[name].start for name in blocks}, **values)
 
 
 def check_rows(observations: np.ndarray, size: int, what: str) -> np.ndarray:

@@ -46,7 +46,14 @@ from typing import Any
 import numpy as np
 
 from policies.base import register_policy
-from policies.jit_support import KernelSet, check_masks, check_rows, record
+from policies.jit_support import (
+    KernelSet,
+    check_masks,
+    check_rows,
+    layout_dtype,
+    observation_record,
+    record,
+)
 from policies.scat import BLITZ_SCORE, ExpertPolicy
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import (
@@ -86,10 +93,15 @@ PARAMS_DTYPE = np.dtype(
 #: The observation blocks the kernels read (:class:`~schnauz_env.scat.observation.ObservationLayout`).
 OBS_BLOCKS = ("hand", "discard_pile", "known", "seats", "knocker", "to_act", "phase", "stock")
 #: Where those blocks start, and the rules the kernels need (:func:`layout_record`).
-LAYOUT_DTYPE = np.dtype(
-    [(name, np.int64) for name in (*OBS_BLOCKS, "hand_slots", "hand_size", "obs_size")]
-    + [("trinca", np.bool_), ("blitz", np.float64)],
-    align=True,
+LAYOUT_DTYPE = layout_dtype(
+    OBS_BLOCKS,
+    [
+        ("hand_slots", np.int64),
+        ("hand_size", np.int64),
+        ("obs_size", np.int64),
+        ("trinca", np.bool_),
+        ("blitz", np.float64),
+    ],
 )
 #: The arrays one row's decision works in (:func:`_workspace`): the decoded view (the
 #: ``hand`` in slot order, the ``pool`` of unseen cards ascending, each position's
@@ -677,10 +689,10 @@ def _run(kernel_name: str, *args: Any) -> None:
 def layout_record(config: ScatConfig) -> np.ndarray:
     """The observation offsets and the rules the kernels decode with (:data:`LAYOUT_DTYPE`)."""
     layout = ObservationLayout(config)
-    s = layout.slices
-    return record(
+    return observation_record(
         LAYOUT_DTYPE,
-        **{name: s[name].start for name in OBS_BLOCKS},
+        layout,
+        OBS_BLOCKS,
         hand_slots=layout.hand_slots,
         hand_size=config.hand_size,
         obs_size=layout.size,

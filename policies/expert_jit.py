@@ -128,10 +128,7 @@ OBS_BLOCKS = ("hand", "table", "out_of_play", "known", "seats", "dealer", "knock
 #: Where those blocks start, and the sizes to decode the observation (:func:`layout_record`).
 LAYOUT_DTYPE = layout_dtype(
     OBS_BLOCKS,
-    [
-        (name, np.int64)
-        for name in ("num_cards", "lowest_card", "lives_scale", "players", "obs_size")
-    ],
+    [(name, np.int64) for name in ("num_cards", "lowest_card", "lives_scale", "players")],
 )
 #: Everything the kernels read and never write, for one config and parameter set
 #: (:func:`_expert`): ``key`` / ``pts`` (:func:`jit_tables`), ``risk``
@@ -967,12 +964,10 @@ def layout_record(config: SchnauzConfig) -> np.ndarray:
     return observation_record(
         LAYOUT_DTYPE,
         layout,
-        OBS_BLOCKS,
         num_cards=layout.num_cards,
         lowest_card=int(config.deck_cards[0]),
         lives_scale=max(config.lives, 1),
         players=config.num_players,
-        obs_size=layout.size,
     )
 
 

@@ -82,19 +82,19 @@ def record(dtype: np.dtype, **values: Any) -> np.ndarray:
 
 
 def layout_dtype(blocks: Sequence[str], fields: Sequence[tuple[str, Any]]) -> np.dtype:
-    """The record of an observation layout: where each of ``blocks`` starts (int64),
-    then ``fields`` (``(name, dtype)`` pairs)."""
-    return np.dtype([(name, np.int64) for name in blocks] + list(fields), align=True)
+    """The record of an observation layout: where each of ``blocks`` starts and the
+    observation's size ``obs_size`` (int64), then ``fields`` (``(name, dtype)`` pairs)."""
+    starts = [(name, np.int64) for name in (*blocks, "obs_size")]
+    return np.dtype(starts + list(fields), align=True)
 
 
-def observation_record(
-    dtype: np.dtype, layout: Any, blocks: Sequence[str], **values: Any
-) -> np.ndarray:
+def observation_record(dtype: np.dtype, layout: Any, **values: Any) -> np.ndarray:
     """The :func:`record` of ``dtype`` (a :func:`layout_dtype`) for ``layout`` (a
-    :class:`~schnauz_env.common.layout.BlockLayout`): the starts of its ``blocks``, and
-    ``values``."""
+    :class:`~schnauz_env.common.layout.BlockLayout`): where its blocks start, its size,
+    and ``values``."""
     s = layout.slices
-    return record(dtype, **{name: s[name].start for name in blocks}, **values)
+    starts = {name: s[name].start for name in dtype.names if name in s}
+    return record(dtype, **starts, obs_size=layout.size, **values)
 
 
 def check_rows(observations: np.ndarray, size: int, what: str) -> np.ndarray:

@@ -45,15 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from policies import jit_support as support
 from policies.base import register_policy
-from policies.jit_support import (
-    KernelSet,
-    check_masks,
-    check_rows,
-    layout_dtype,
-    observation_record,
-    record,
-)
 from policies.scat import BLITZ_SCORE, ExpertPolicy
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import (
@@ -80,6 +73,18 @@ MAX_HAND = 6
 POINTS_TABLE = np.array(POINTS, dtype=np.int64)
 
 # ------------------------------------------------------------------ what the kernels take
+#: The observation blocks the kernels read (:class:`~schnauz_env.scat.observation.ObservationLayout`).
+OBS_BLOCKS = ("hand", "discard_pile", "known", "seats", "knocker", "to_act", "phase", "stock")
+#: Where those blocks start, and the rules the kernels need (:func:`layout_record`).
+LAYOUT_DTYPE = support.layout_dtype(
+    OBS_BLOCKS,
+    [
+        ("hand_slots", np.int64),
+        ("hand_size", np.int64),
+        ("trinca", np.bool_),
+        ("blitz", np.float64),
+    ],
+)
 #: The tunables of :class:`~policies.scat.ExpertPolicy` the kernels read (:func:`param_record`).
 PARAMS_DTYPE = np.dtype(
     [
@@ -89,19 +94,6 @@ PARAMS_DTYPE = np.dtype(
         ("opponent_draws", np.float64),
     ],
     align=True,
-)
-#: The observation blocks the kernels read (:class:`~schnauz_env.scat.observation.ObservationLayout`).
-OBS_BLOCKS = ("hand", "discard_pile", "known", "seats", "knocker", "to_act", "phase", "stock")
-#: Where those blocks start, and the rules the kernels need (:func:`layout_record`).
-LAYOUT_DTYPE = layout_dtype(
-    OBS_BLOCKS,
-    [
-        ("hand_slots", np.int64),
-        ("hand_size", np.int64),
-        ("obs_size", np.int64),
-        ("trinca", np.bool_),
-        ("blitz", np.float64),
-    ],
 )
 #: The arrays one row's decision works in (:func:`_workspace`): the decoded view (the
 #: ``hand`` in slot order, the ``pool`` of unseen cards ascending, each position's
@@ -669,7 +661,7 @@ _CALLED = (
     "_lowest_chance",
     "_decide",
 )
-_kernels = KernelSet(
+_kernels = support.KernelSet(
     globals(),
     _INLINE + _CALLED + ("_k_act", "_k_features"),
     _INLINE,
@@ -688,16 +680,11 @@ def _run(kernel_name: str, *args: Any) -> None:
 # ------------------------------------------------------------------ records and state
 def layout_record(config: ScatConfig) -> np.ndarray:
     """The observation offsets and the rules the kernels decode with (:data:`LAYOUT_DTYPE`)."""
+    rules = {"hand_size": config.hand_size, "trinca": config.trinca}
     layout = ObservationLayout(config)
-    return observation_record(
-        LAYOUT_DTYPE,
-        layout,
-        OBS_BLOCKS,
-        hand_slots=layout.hand_slots,
-        hand_size=config.hand_size,
-        obs_size=layout.size,
-        trinca=config.trinca,
-        blitz=float(config.blitz_value),
+    blitz = float(config.blitz_value)
+    return support.observation_record(
+        LAYOUT_DTYPE, layout, hand_slots=layout.hand_slots, blitz=blitz, **rules
     )
 
 
@@ -706,7 +693,9 @@ def param_record(expert: Any) -> np.ndarray:
     with its four attributes) as the kernels read them (:data:`PARAMS_DTYPE`)."""
     if int(expert.samples) < 1:
         raise ValueError(f"samples must be >= 1, got {expert.samples!r}")
-    return record(PARAMS_DTYPE, **{name: getattr(expert, name) for name in PARAMS_DTYPE.names})
+    return support.record(
+        PARAMS_DTYPE, **{name: getattr(expert, name) for name in PARAMS_DTYPE.names}
+    )
 
 
 def rng_state(rng: np.random.Generator) -> np.ndarray:
@@ -768,8 +757,8 @@ class ScatExpertJitPolicy(ExpertPolicy):
         on the same rows in order, drawing from the policy's generator. ``games`` is
         accepted for the VecEnvs' per-game opponents and not needed: the Scat expert
         keeps no state between moves."""
-        obs = check_rows(observations, self._size, f"hand size {self.config.hand_size}")
-        masks = check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
+        obs = support.check_rows(observations, self._size, f"hand size {self.config.hand_size}")
+        masks = support.check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         if obs.shape[0] == 0:
             return actions

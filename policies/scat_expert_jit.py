@@ -539,13 +539,17 @@ def _with_top(pts, lay, ws, view):
     return _draw_value(pts, lay, ws.hand, view.nh, ws.t, base, view.top)
 
 
-def _decide(obs, r, masks, pts, prm, lay, ws, st, scores):
-    """ExpertPolicy.act of row ``r`` (-1: no hand or an empty mask)."""
-    legal = -1
+def _first_legal(masks, r):
+    """The first legal action of row ``r`` (-1: none)."""
     for a in range(masks.shape[1]):
         if masks[r, a]:
-            legal = a
-            break
+            return a
+    return -1
+
+
+def _decide(obs, r, masks, pts, prm, lay, ws, st, scores):
+    """ExpertPolicy.act of row ``r`` (-1: no hand or an empty mask)."""
+    legal = _first_legal(masks, r)
     view = _decode(obs, r, lay, ws)
     if legal < 0 or view.nh == 0:
         return -1
@@ -580,12 +584,8 @@ def _k_act(obs, masks, pts, prm, lay, st, actions):
     scores = np.zeros(MAX_HAND, dtype=np.float64)
     for r in range(obs.shape[0]):
         a = _decide(obs, r, masks, pts, prm, lay, ws, st, scores)
-        if a >= 0 and not masks[r, a]:  # never with the engine's masks
-            for q in range(masks.shape[1]):
-                if masks[r, q]:
-                    a = q
-                    break
-        actions[r] = a
+        legal = a < 0 or masks[r, a]  # an illegal move: never with the engine's masks
+        actions[r] = a if legal else _first_legal(masks, r)
 
 
 # The feature block of scat-expert-v1 (policies.scat_features.BLOCKS), by offset.
@@ -649,6 +649,7 @@ _INLINE = (
     "_expected_draw",
     "_expected_gain",
     "_first_hot",
+    "_first_legal",
     "_with_top",
 )
 #: Compiled as functions of their own.

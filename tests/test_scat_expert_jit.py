@@ -27,7 +27,7 @@ from policies.scat import ExpertPolicy, best_keep, expected_draw, expected_gain,
 from policies.scat_expert_jit import ScatExpertJitPolicy, layout_record, rng_state, set_rng_state
 from policies.scat_features import ScatExpertFeatures
 from schnauz_env.scat import ScatConfig, new_game
-from schnauz_env.scat.engine import KNOCK
+from schnauz_env.scat.engine import DISCARD_BASE, KNOCK
 from schnauz_env.scat.infoset import decode_observation
 from schnauz_env.scat.observation import ObservationEncoder
 
@@ -218,6 +218,19 @@ def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match="ScatConfig"):
         ScatExpertJitPolicy(object())
     assert policy.act_batch(obs[:0], masks[:0]).shape == (0,)
+
+
+def test_a_mask_that_forbids_the_experts_move_gets_its_first_legal_action():
+    """Discards (the expert's choice there does not read the mask): with its discard
+    masked out, the first legal action."""
+    config = ScatConfig()
+    obs, masks = game_states(config, 2, 16)
+    discard = masks[:, DISCARD_BASE].astype(bool)
+    obs, masks = obs[discard], masks[discard]
+    moves = ScatExpertJitPolicy(config, seed=0).act_batch(obs, masks)
+    masks[np.arange(len(obs)), moves] = 0
+    got = ScatExpertJitPolicy(config, seed=0).act_batch(obs, masks)
+    assert len(obs) > 20 and got.tolist() == masks.argmax(axis=1).tolist()
 
 
 def test_a_duplicate_match_against_the_expert_is_level():

@@ -37,17 +37,24 @@ except ImportError:
 HAVE_NUMBA: bool = _numba is not None
 
 
-def njit(fn: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
+def njit(
+    fn: Callable[..., Any] | None = None, *, inline: bool = False, counted: bool = True
+) -> Any:
     """``numba.njit(cache=True)`` if numba is available, else ``fn`` itself.
 
     ``inline=True`` inlines the function into its callers at numba's IR level, which
     removes the call and the array reference counting around it (small hot helpers).
+    ``counted=False`` compiles it without numba's reference counting at all (numba's
+    ``_nrt=False``): for a loop that only works on arrays its caller owns (unmanaged
+    views, or arrays the caller keeps alive) and creates none, and takes them in named
+    tuples, whose every field read would otherwise be counted.
     """
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
         if _numba is None:
             return f
-        return _numba.njit(cache=True, inline="always" if inline else "never")(f)
+        options: dict[str, Any] = {} if counted else {"_nrt": False}
+        return _numba.njit(cache=True, inline="always" if inline else "never", **options)(f)
 
     return wrap if fn is None else wrap(fn)
 

@@ -8,14 +8,20 @@ advances each game to the learner's next decision: it plays the action given (th
 learner's, or an opponent's from outside), then the opponents' moves, and stops when the
 learner is to act (its view and mask written), or an opponent's move must come from
 outside. When the learner's episode ends it writes its summed reward, last view and
-place, and deals again at once. The game's rules, views and players differ; the loop's
-state and its bookkeeping are here, in :class:`Buffers` and the helpers below (inlined
-into each kernel).
+place, and deals again at once. The loop itself, its state and its bookkeeping are
+here, once: :func:`learner_loop` compiles the loop for a game, from the game's own
+steps (its move, deal, views and players: inline functions of the game's ``vec``
+module, see :func:`learner_loop`), with :class:`Buffers` and the helpers below.
+
+The loop is compiled (and cached) as a function of this file, so an edit of a game's
+steps alone does not recompile it: delete ``schnauz_env/batched/__pycache__/*.nb*``
+after one (as :mod:`schnauz_env.batched.jit` says of every inlined helper).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from types import FunctionType, ModuleType
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,6 +37,9 @@ S_RESET, S_READY, S_NEED_OPP = 0, 1, 2
 V_LEARNER, V_STAGE, V_ACTED = 0, 1, 2
 #: Columns of ``vs`` (a fourth is spare).
 V_COLUMNS = 4
+#: Which view a game's ``write_view`` step writes: the learner's, its last of an episode, or
+#: an opponent's (a game that records the entries it sets keeps one record for each).
+VIEW_LEARNER, VIEW_TERM, VIEW_OPP = 0, 1, 2
 
 
 class Buffers(NamedTuple):
@@ -128,3 +137,84 @@ def wait(buf, g, learner, current):
     buf.vs[g, V_STAGE] = S_NEED_OPP
     buf.need[g] = 1
     return buf.opp_obs, buf.opp_mask
+
+
+#: The game whose loop :func:`learner_loop` compiles (a global of each compiled copy).
+G: Any = None
+
+
+def _run(x, y, z, buf, games, seat_mode, want_opp_obs):  # type: ignore[no-untyped-def]
+    """The loop :func:`learner_loop` compiles for the game ``G`` (see there)."""
+    errors = 0
+    for idx in range(games.shape[0]):
+        g = games[idx]
+        a, fresh = given_action(buf, g)
+        if not fresh and not G.legal(x, y, z, g, a):
+            G.refuse(x, y, z, g)
+            errors += 1
+            continue
+        learner = accept(buf, g)
+        current = -1
+        while True:
+            if a >= 0:  # the one copy of a move: the action given, then the opponents'
+                G.move(x, y, z, g, a, buf.rew)
+                buf.vacc[g] += buf.rew[g, learner]
+                a = -1
+            if fresh or G.episode_over(x, y, z, g, learner):
+                if not fresh and end_episode(buf, g, G.place(x, y, z, g, learner)):
+                    G.write_view(x, y, z, g, learner, buf.term_obs, VIEW_TERM)
+                learner = G.deal(x, y, z, buf, g, seat_mode)
+                fresh = False
+                continue
+            current = G.to_act(x, y, z, g)
+            if current == learner:
+                break
+            kind = buf.opp_kinds[g]
+            if kind == OPP_RANDOM:
+                a = G.random_action(x, y, z, g)
+            elif kind == OPP_GREEDY:
+                a = G.greedy_action(x, y, z, g)
+            else:
+                break
+        view, mask = wait(buf, g, learner, current)
+        G.write_mask(x, y, z, g, mask)
+        if current == learner or want_opp_obs:
+            which = VIEW_LEARNER if current == learner else VIEW_OPP
+            G.write_view(x, y, z, g, current, view, which)
+    return errors
+
+
+def learner_loop(game: ModuleType) -> Any:
+    """The VecEnv kernel's loop for ``game``, compiled: ``run(x, y, z, buf, games,
+    seat_mode, want_opp_obs)`` advances each of ``games`` to the learner's next decision and returns
+    the number of games given an illegal action (flagged in the game's error field).
+
+    A game first plays the action it was given (the learner's, or an opponent's from
+    outside), or is dealt (stage ``S_RESET``). Then the opponents move (``opp_kinds[g]``:
+    random or greedy, drawn here; otherwise the game stops in ``S_NEED_OPP`` with the
+    opponent's mask, and with ``want_opp_obs`` its view) until the learner is to act, its
+    view and mask written, or its episode ends: then its summed reward, last view and
+    place are written and a new game starts at once, the learner seated at ``seat_mode``
+    (or a random seat when it is negative). An episode in which the learner never got to
+    act is dealt again unseen.
+
+    ``game`` is a module of inline functions that take the game's context ``x, y, z``
+    first (its state, tables and scratch, unmanaged, as its ``k_vec`` passes them: three
+    separate values, as a tuple of them would be counted at every use):
+    ``legal(.., g, a)``, ``refuse(.., g)`` (flag the illegal action), ``move(.., g, a,
+    rew)`` (rewards into ``rew[g]``, zeroed first), ``episode_over(.., g, learner)``,
+    ``place(.., g, learner)``, ``deal(.., buf, g, seat_mode)`` (a new game, the learner
+    seated with :func:`seat_learner` and credited what the deal paid it; returns its
+    seat), ``to_act(.., g)``, ``random_action(.., g)``, ``greedy_action(.., g)``,
+    ``write_mask(.., g, mask)`` and ``write_view(.., g, seat, out, which)`` (``VIEW_*``).
+    Each is inlined where the loop needs it once (the move, the deal and the players
+    once each, the views twice).
+    """
+
+    # The loop's code, with this module's globals and the game as the global ``G``: its
+    # steps are then globals of the compiled function, which numba inlines (it does not
+    # inline a closure's), and it is cached under this file, once per game's types.
+    scope = {**globals(), "G": game}
+    # Uncounted: the loop reads its arrays from named tuples (the state, the buffers),
+    # and counting each read cost a third of the VecEnv's speed.
+    return njit(FunctionType(_run.__code__, scope, "run"), counted=False)

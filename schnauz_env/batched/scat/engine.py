@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import LivesGame, check_decks, field_view
-from schnauz_env.batched.jit import HAVE_NUMBA
+from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
@@ -164,6 +164,9 @@ class BatchedScat(LivesGame):
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
+        self._k_step = SameTypes(K.k_step)
+        self._k_random = SameTypes(K.k_random_actions)
+        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
@@ -216,7 +219,7 @@ class BatchedScat(LivesGame):
         self.arrays = self.arrays._replace(perms=perms)
         cfg[L.C_AUTO] = int(self.auto_reset and not cfg[L.C_EXTERNAL])
         errors = K.k_reset(
-            *self.arrays,
+            self.arrays,
             d,
             lv,
             self._rew0,
@@ -229,8 +232,8 @@ class BatchedScat(LivesGame):
         return self._started_with(errors)
 
     def _step_kernel(self) -> int:
-        return K.k_step(
-            *self.arrays,
+        return self._k_step(
+            self.arrays,
             self._actions,
             self._rewards,
             self._rew0,
@@ -261,19 +264,19 @@ class BatchedScat(LivesGame):
         self.gs[g, L.F_TB_END] = start + len(decks)
 
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        K.k_observe(*self.arrays, games, seats, out)
+        K.k_observe(self.arrays, games, seats, out)
 
     def _random_kernel(self) -> None:
-        K.k_random_actions(*self.arrays, self._actions)
+        self._k_random(self.arrays, self._actions)
 
     def _greedy_kernel(self) -> None:
-        K.k_greedy_actions(*self.arrays, self._actions)
+        self._k_greedy(self.arrays, self._actions)
 
     def _play_random_kernel(self, steps: int) -> int:
         if not self._started:
             raise RuntimeError("call reset() before play_random()")
         return K.k_play_random(
-            *self.arrays, self._rewards, self._rew0, self._obs, self._nz, steps, self.observing
+            self.arrays, self._rewards, self._rew0, self._obs, self._nz, steps, self.observing
         )
 
     # ---------------------------------------------------------------- state views

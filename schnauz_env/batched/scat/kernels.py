@@ -1,9 +1,11 @@
 """The loops of the batched Scat engine: each kernel runs over many games at once.
 
-Kernels take the state arrays first, positionally (``*eng.arrays``, the fields of
-:class:`~schnauz_env.batched.scat.layout.ScatArrays`), and build the state tuple the
-rules take on entry (:func:`~schnauz_env.batched.scat.rules.state_of`), every array
-re-viewed without reference counting, so the rules they inline count nothing. Each returns the number of games left with an error flag (illegal action,
+Kernels take the state first, whole (``eng.arrays``, a
+:class:`~schnauz_env.batched.scat.layout.ScatArrays`; the engine calls the hot ones
+through :class:`~schnauz_env.batched.jit.SameTypes`, which types it once), and re-view
+every array without reference counting on entry
+(:func:`~schnauz_env.batched.jit.unmanaged_fields`), so the rules they inline count
+nothing. Each returns the number of games left with an error flag (illegal action,
 external decks exhausted) in ``gs[:, F_ERROR]``, where it returns anything.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import unmanaged
+from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.scat.layout import (
     C_AUTO,
@@ -28,7 +30,7 @@ from schnauz_env.batched.scat.layout import (
 )
 from schnauz_env.batched.scat.observe import encode, situation, write_mask
 from schnauz_env.batched.scat.players import greedy_action, random_action
-from schnauz_env.batched.scat.rules import new_game, play, state_of
+from schnauz_env.batched.scat.rules import new_game, play
 
 
 @njit(inline=True)
@@ -43,30 +45,10 @@ def fresh_game(st, g, dealer, lives, rew0):
 
 
 @njit
-def k_reset(
-    cfg,
-    cff,
-    vals,
-    pw,
-    gs,
-    cards,
-    known,
-    seatf,
-    fl,
-    rng,
-    perms,
-    dealers,
-    lives,
-    rew0,
-    mask,
-    obs,
-    nz,
-    want_obs,
-    games,
-):
+def k_reset(arrays, dealers, lives, rew0, mask, obs, nz, want_obs, games):
     """Start a new game in each of ``games``: its first deal, the rewards of a deal that
     ended at once (``rew0``), its mask and (``want_obs``) its player to act's view."""
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     dealers = unmanaged(dealers)
     lives = unmanaged(lives)
     rew0 = unmanaged(rew0)
@@ -87,36 +69,14 @@ def k_reset(
 
 
 @njit
-def k_step(
-    cfg,
-    cff,
-    vals,
-    pw,
-    gs,
-    cards,
-    known,
-    seatf,
-    fl,
-    rng,
-    perms,
-    actions,
-    rew,
-    rew0,
-    mask,
-    obs,
-    nz,
-    want_obs,
-    ended,
-    round_over,
-    final_places,
-):
+def k_step(arrays, actions, rew, rew0, mask, obs, nz, want_obs, ended, round_over, final_places):
     """Play ``actions[g]`` in every unfinished game; write rewards, ends, masks, views.
 
     Finished games are skipped, or with auto-reset (``cfg[C_AUTO]``) dealt again at once:
     their final places go to ``final_places[g]`` and the new game's opening rewards to
     ``rew0[g]``. Returns the number of games with an error.
     """
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     actions = unmanaged(actions)
     rew = unmanaged(rew)
     rew0 = unmanaged(rew0)
@@ -158,9 +118,9 @@ def k_step(
 
 
 @njit
-def k_observe(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, games, seats, obs):
+def k_observe(arrays, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     games = unmanaged(games)
     seats = unmanaged(seats)
     obs = unmanaged(obs)
@@ -170,18 +130,18 @@ def k_observe(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, games
 
 
 @njit
-def k_random_actions(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, out):
+def k_random_actions(arrays, out):
     """A uniformly random legal action per game (-1 for a finished game)."""
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     out = unmanaged(out)
     for g in range(st.gs.shape[0]):
         out[g] = random_action(st, g)
 
 
 @njit
-def k_greedy_actions(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, out):
+def k_greedy_actions(arrays, out):
     """The greedy player's action per game (-1 for a finished game)."""
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     out = unmanaged(out)
     hand = np.empty((1, HS), dtype=np.int8)
     for g in range(st.gs.shape[0]):
@@ -189,15 +149,13 @@ def k_greedy_actions(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms
 
 
 @njit
-def k_play_random(
-    cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms, rew, rew0, obs, nz, steps, want_obs
-):
+def k_play_random(arrays, rew, rew0, obs, nz, steps, want_obs):
     """``steps`` agent-steps of random legal play in every game, auto-resetting.
 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    st = unmanaged_fields(arrays)
     rew = unmanaged(rew)
     rew0 = unmanaged(rew0)
     obs = unmanaged(obs)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import popcount, rand32, shuffle_forward, unmanaged
+from schnauz_env.batched.common import popcount, rand32, shuffle_forward
 from schnauz_env.batched.jit import jitable, njit
 from schnauz_env.batched.scat.layout import (
     BLITZ_FLAG,
@@ -85,7 +85,6 @@ from schnauz_env.batched.scat.layout import (
     RNG_DEAL,
     RNG_PLAY,
     RNG_ROUND,
-    ScatArrays,
 )
 from schnauz_env.batched.scat.observe import seat_features
 from schnauz_env.common.places import settle_places, shared_place
@@ -105,29 +104,6 @@ from schnauz_env.scat.observation import NC
 
 jitable(round_reward)
 VALUE_MASK = BLITZ_FLAG - 1
-
-
-@njit(inline=True)
-def state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms):
-    """The state tuple of these arrays, each re-viewed without reference counting.
-
-    Kernels take the arrays positionally (``*eng.arrays``) and build the tuple on
-    entry: numba types a tuple argument in Python at every call (microseconds a call),
-    and arrays in C.
-    """
-    return ScatArrays(
-        unmanaged(cfg),
-        unmanaged(cff),
-        unmanaged(vals),
-        unmanaged(pw),
-        unmanaged(gs),
-        unmanaged(cards),
-        unmanaged(known),
-        unmanaged(seatf),
-        unmanaged(fl),
-        unmanaged(rng),
-        unmanaged(perms),
-    )
 
 
 # ------------------------------------------------------------------------ small helpers

@@ -1,19 +1,30 @@
 """The VecEnv's loop over Scat games: the learner's move, then the opponents', in one kernel.
 
-:func:`k_vec` is :func:`schnauz_env.batched.schnauz.loop.k_vec` for Scat: it drives
-:class:`schnauz_env.vector.ScatVecEnv`, with the codes of
-:mod:`schnauz_env.batched.learner_loop`. It plays the rules of :mod:`.rules`, writes the
-views of :mod:`.observe` and the built-in players of :mod:`.players` (random, greedy);
-any other opponent is asked for from outside.
+:func:`k_vec` drives :class:`schnauz_env.vector.ScatVecEnv`: the loop of
+:func:`schnauz_env.batched.learner_loop.learner_loop`, compiled with the Scat steps
+below. They play the rules of :mod:`.rules`, write the views of :mod:`.observe` and
+play the built-in players of :mod:`.players` (random, greedy); any other opponent is
+asked for from outside. Rewards earned before the learner's first move of an episode
+(a blitz after the deal, ``rew0``) are paid with that move.
+
+The steps take the context that :func:`k_vec` passes: the state ``x`` (a
+:class:`~schnauz_env.batched.scat.layout.ScatArrays` of unmanaged arrays), ``y`` the
+rewards of first deals (``rew0``) and the encoder's records of the entries set in the
+learner's, the last and the opponents' views (see ``observe.encode``), and ``z``
+scratch (no lives given, a hand).
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
+from schnauz_env.batched.scat import observe as O
+from schnauz_env.batched.scat import players
 from schnauz_env.batched.scat.layout import (
     C_N,
     ERR_ILLEGAL,
@@ -26,11 +37,78 @@ from schnauz_env.batched.scat.layout import (
     MASK_ROWS,
     MAXP,
     RNG_PLAY,
+    ScatArrays,
 )
-from schnauz_env.batched.scat.observe import encode, situation, write_mask
-from schnauz_env.batched.scat.players import greedy_action, random_action
-from schnauz_env.batched.scat.rules import new_game, play, state_of
+from schnauz_env.batched.scat.rules import new_game, play
 from schnauz_env.scat.engine import NUM_ACTIONS
+
+
+# ------------------------------------------------------------------ the game's steps
+@njit(inline=True)
+def legal(x, y, z, g, a):
+    cfg, gs = x.cfg, x.gs
+    return 0 <= a < NUM_ACTIONS and MASK_ROWS[O.situation(cfg, gs, g), a] != 0
+
+
+@njit(inline=True)
+def refuse(x, y, z, g):
+    x.gs[g, F_ERROR] = ERR_ILLEGAL
+
+
+@njit(inline=True)
+def move(x, y, z, g, a, rew):
+    for s in range(x.cfg[C_N]):
+        rew[g, s] = 0.0
+    play(x, g, a, rew)
+
+
+@njit(inline=True)
+def episode_over(x, y, z, g, learner):
+    gs = x.gs
+    return gs[g, F_OVER] != 0 or gs[g, F_OUT + learner] != 0
+
+
+@njit(inline=True)
+def place(x, y, z, g, learner):
+    return x.fl[g, L_PLACE + learner]
+
+
+@njit(inline=True)
+def deal(x, y, z, buf, g, seat_mode):
+    rew0 = y[0]
+    new_game(x, g, -1, z[0], rew0)
+    learner = LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
+    buf.vacc[g] += rew0[g, learner]
+    return learner
+
+
+@njit(inline=True)
+def to_act(x, y, z, g):
+    return x.gs[g, F_CURRENT]
+
+
+@njit(inline=True)
+def random_action(x, y, z, g):
+    return players.random_action(x, g)
+
+
+@njit(inline=True)
+def greedy_action(x, y, z, g):
+    return players.greedy_action(x, g, z[1])
+
+
+@njit(inline=True)
+def write_mask(x, y, z, g, mask):
+    O.write_mask(x.cfg, x.gs, mask, g)
+
+
+@njit(inline=True)
+def write_view(x, y, z, g, seat, out, which):
+    nz = y[1] if which == LL.VIEW_LEARNER else y[2] if which == LL.VIEW_TERM else y[3]
+    O.encode(x, g, seat, out, nz, g, False)
+
+
+run = LL.learner_loop(sys.modules[__name__])
 
 
 @njit
@@ -55,71 +133,13 @@ def k_vec(
     seat_mode,
     want_opp_obs,
 ):
-    """Advance each of ``games`` to the learner's next decision (the VecEnv's loop, with
-    the buffers and bookkeeping of :mod:`schnauz_env.batched.learner_loop`).
-
-    A game first plays the action it was given (the learner's, or an opponent's from
-    outside), or is dealt (stage ``S_RESET``). Then the opponents move (``opp_kinds[g]``:
-    random or greedy, drawn here; otherwise the game stops in ``S_NEED_OPP`` with the
-    opponent's mask, and with ``want_opp_obs`` its view) until the learner is to act, its
-    view and mask written, or its episode ends (it went out, or the game is over): then its summed reward, last view
-    and place are written and a new game starts at once, the learner seated at
-    ``seat_mode`` (or a random seat when it is negative). An episode in which the learner
-    never got to act is dealt again unseen. Rewards earned before the
-    learner's first move of an episode (a blitz after the deal, ``rew0``) are paid with
-    that move. ``obs_nz``, ``term_nz`` and ``opp_nz`` are the encoder's records of the
-    entries set in ``obs``, ``term_obs`` and ``opp_obs`` (see ``observe.encode``). Returns the number of games given an
-    illegal action (flagged in ``gs[:, F_ERROR]``).
-    """
-    st = state_of(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms)
+    """Advance each of ``games`` to the learner's next decision (see
+    :func:`~schnauz_env.batched.learner_loop.learner_loop`); the state's arrays first
+    (``*eng.arrays``), then ``rew0`` and the encoder's records of the entries set in
+    ``obs``, ``term_obs`` and ``opp_obs``. Returns the number of games given an illegal
+    action (flagged in ``gs[:, F_ERROR]``)."""
+    st = unmanaged_fields(ScatArrays(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms))
+    records = (unmanaged(rew0), unmanaged(obs_nz), unmanaged(term_nz), unmanaged(opp_nz))
+    scratch = (np.full(MAXP, -1, dtype=np.int32), np.empty((1, HS), dtype=np.int8))
     buf = unmanaged_fields(buf)
-    rew0 = unmanaged(rew0)
-    obs_nz = unmanaged(obs_nz)
-    term_nz = unmanaged(term_nz)
-    opp_nz = unmanaged(opp_nz)
-    games = unmanaged(games)
-    cfg, gs, fl = st.cfg, st.gs, st.fl
-    rew = buf.rew
-    n = cfg[C_N]
-    errors = 0
-    no_lives = np.full(MAXP, -1, dtype=np.int32)
-    hand = np.empty((1, HS), dtype=np.int8)
-    for idx in range(games.shape[0]):
-        g = games[idx]
-        a, fresh = LL.given_action(buf, g)
-        if not fresh and (a < 0 or a >= NUM_ACTIONS or not MASK_ROWS[situation(cfg, gs, g), a]):
-            gs[g, F_ERROR] = ERR_ILLEGAL
-            errors += 1
-            continue
-        learner = LL.accept(buf, g)
-        current = -1
-        while True:
-            if a >= 0:  # the one copy of a move: the action given, then the opponents'
-                for s in range(n):
-                    rew[g, s] = 0.0
-                play(st, g, a, rew)
-                buf.vacc[g] += rew[g, learner]
-                a = -1
-            if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
-                if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
-                    encode(st, g, learner, buf.term_obs, term_nz, g, False)
-                new_game(st, g, -1, no_lives, rew0)
-                learner = LL.seat_learner(buf, g, seat_mode, n, st.rng, RNG_PLAY)
-                buf.vacc[g] += rew0[g, learner]
-                fresh = False
-                continue
-            current = gs[g, F_CURRENT]
-            if current == learner:
-                break
-            kind = buf.opp_kinds[g]
-            if kind == LL.OPP_RANDOM:
-                a = random_action(st, g)
-            elif kind == LL.OPP_GREEDY:
-                a = greedy_action(st, g, hand)
-            else:
-                break
-        view, mask = LL.wait(buf, g, learner, current)
-        write_mask(cfg, gs, mask, g)
-        if current == learner or want_opp_obs:
-            encode(st, g, current, view, obs_nz if current == learner else opp_nz, g, False)
-    return errors
+    return run(st, records, scratch, buf, unmanaged(games), seat_mode, want_opp_obs)

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import LivesGame, check_decks
-from schnauz_env.batched.jit import HAVE_NUMBA
+from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz import state as S
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
@@ -149,6 +149,9 @@ class BatchedSchnauz(LivesGame):
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self._no_lives = np.full(MAX_PLAYERS, -1, dtype=np.int32)
+        self._k_step = SameTypes(K.k_step)
+        self._k_random = SameTypes(K.k_random_actions)
+        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     @property
@@ -196,21 +199,13 @@ class BatchedSchnauz(LivesGame):
         else:
             self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
             self.cfg[S.C_EXTERNAL] = 0
-        errors = K.k_reset(
-            *self.kernel_state,
-            d,
-            lv,
-            self.mask,
-            self.obs,
-            self.observing,
-            self._all,
-        )
+        errors = K.k_reset(self._state, d, lv, self.mask, self.obs, self.observing, self._all)
         self._auto = self.auto_reset and not self.cfg[S.C_EXTERNAL]
         return self._started_with(errors)
 
     def _step_kernel(self) -> int:
-        return K.k_step(
-            *self.kernel_state,
+        return self._k_step(
+            self._state,
             self._actions,
             self._rewards,
             self.mask,
@@ -240,18 +235,16 @@ class BatchedSchnauz(LivesGame):
         self.gs[g, S.F_REND] = start + len(decks)
 
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        K.k_observe(*self.kernel_state, games, seats, out)
+        K.k_observe(self._state, games, seats, out)
 
     def _random_kernel(self) -> None:
-        st = self._state
-        K.k_random_actions(st.cfg, st.gs, st.rng, self._actions)
+        self._k_random(self._state, self._actions)
 
     def _greedy_kernel(self) -> None:
-        st = self._state
-        K.k_greedy_actions(st.cfg, st.keys, st.gs, st.cards, self._actions)
+        self._k_greedy(self._state, self._actions)
 
     def _play_random_kernel(self, steps: int) -> int:
-        return K.k_play_random(*self._state, self._rewards, self.obs, steps, self.observing)
+        return K.k_play_random(self._state, self._rewards, self.obs, steps, self.observing)
 
     # ---------------------------------------------------------------- state views
     def hands(self, g: int) -> list[list[int]]:

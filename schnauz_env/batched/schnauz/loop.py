@@ -1,13 +1,17 @@
 """The compiled loops over games (``k_*``): reset, step, observe, the built-in players, and
 the single-agent loop of :class:`schnauz_env.vector.SchnauzVecEnv`.
 
-Each kernel takes the eight arrays of a :class:`~schnauz_env.batched.schnauz.state.State`
-first, as separate arguments (``*engine.kernel_state``: numba's dispatcher checks
-separate arrays several times faster than a tuple of them, and these are called from
-Python every step), and re-views them unmanaged on entry.
+Each kernel takes the state first, whole (``engine.kernel_state``, a
+:class:`~schnauz_env.batched.schnauz.state.State`; the engine calls the hot ones through
+:class:`~schnauz_env.batched.jit.SameTypes`, which types it once), and re-views its
+arrays unmanaged on entry (:func:`~schnauz_env.batched.jit.unmanaged_fields`).
+:func:`k_vec` takes the eight arrays as separate arguments (``*engine.kernel_state``,
+as the VecEnv passes them).
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
@@ -15,9 +19,9 @@ from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import OPP_EXTERNAL  # noqa: F401 (batched.kernels finds it)
-from schnauz_env.batched.schnauz.bots import greedy_action, random_action
-from schnauz_env.batched.schnauz.encode import encode, write_mask
-from schnauz_env.batched.schnauz.rules import is_legal, new_game, play, unmanaged_state
+from schnauz_env.batched.schnauz import bots
+from schnauz_env.batched.schnauz import encode as E
+from schnauz_env.batched.schnauz.rules import is_legal, new_game, play
 from schnauz_env.batched.schnauz.state import (
     C_N,
     ERR_ILLEGAL,
@@ -28,18 +32,15 @@ from schnauz_env.batched.schnauz.state import (
     L_PLACE,
     MAXP,
     RNG_PLAY,
+    State,
 )
 from schnauz_env.schnauz.engine import NUM_ACTIONS
 
 
 @njit
-def k_reset(
-    cfg, keys, gs, cards, known, fl, rng, perms, dealers, lives, mask, obs, want_obs, games
-):
+def k_reset(st, dealers, lives, mask, obs, want_obs, games):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
-        cfg, keys, gs, cards, known, fl, rng, perms
-    )
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
     dealers = unmanaged(dealers)
     lives = unmanaged(lives)
     mask = unmanaged(mask)
@@ -48,9 +49,9 @@ def k_reset(
     for idx in range(games.shape[0]):
         g = games[idx]
         new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
-        write_mask(cfg, gs, mask, g)
+        E.write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+            E.encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     errors = 0
     for idx in range(games.shape[0]):
         if gs[games[idx], F_ERROR]:
@@ -60,14 +61,7 @@ def k_reset(
 
 @njit
 def k_step(
-    cfg,
-    keys,
-    gs,
-    cards,
-    known,
-    fl,
-    rng,
-    perms,
+    st,
     actions,
     rew,
     mask,
@@ -85,9 +79,7 @@ def k_step(
     final places go to ``final_places``). Returns the number of games with an error
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
-        cfg, keys, gs, cards, known, fl, rng, perms
-    )
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
     actions = unmanaged(actions)
     rew = unmanaged(rew)
     mask = unmanaged(mask)
@@ -117,138 +109,138 @@ def k_step(
                 for s in range(n):
                     final_places[g, s] = fl[g, L_PLACE + s]
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
-        write_mask(cfg, gs, mask, g)
+        E.write_mask(cfg, gs, mask, g)
         if want_obs:
-            encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+            E.encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
         if gs[g, F_ERROR]:
             errors += 1
     return errors
 
 
 @njit
-def k_observe(cfg, keys, gs, cards, known, fl, rng, perms, games, seats, obs):
+def k_observe(st, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
-        cfg, keys, gs, cards, known, fl, rng, perms
-    )
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
     games = unmanaged(games)
     seats = unmanaged(seats)
     obs = unmanaged(obs)
     for i in range(games.shape[0]):
-        encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
+        E.encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
 
 
 @njit
-def k_random_actions(cfg, gs, rng, out):
+def k_random_actions(st, out):
     """:func:`~schnauz_env.batched.schnauz.bots.random_action` of every game, into ``out``."""
-    cfg = unmanaged(cfg)
-    gs = unmanaged(gs)
-    rng = unmanaged(rng)
+    st = unmanaged_fields(st)
     out = unmanaged(out)
-    for g in range(gs.shape[0]):
-        out[g] = random_action(cfg, gs, rng, g)
+    for g in range(out.shape[0]):
+        out[g] = bots.random_action(st.cfg, st.gs, st.rng, g)
 
 
 @njit
-def k_greedy_actions(cfg, keys, gs, cards, out):
+def k_greedy_actions(st, out):
     """:func:`~schnauz_env.batched.schnauz.bots.greedy_action` of every game, into ``out``."""
-    cfg = unmanaged(cfg)
-    keys = unmanaged(keys)
-    gs = unmanaged(gs)
-    cards = unmanaged(cards)
+    st = unmanaged_fields(st)
     out = unmanaged(out)
-    for g in range(gs.shape[0]):
-        out[g] = greedy_action(cfg, keys, gs, cards, g)
+    for g in range(out.shape[0]):
+        out[g] = bots.greedy_action(st.cfg, st.keys, st.gs, st.cards, g)
 
 
 @njit
-def k_play_random(cfg, keys, gs, cards, known, fl, rng, perms, rew, obs, steps, want_obs):
+def k_play_random(st, rew, obs, steps, want_obs):
     """``steps`` agent-steps of random legal play in every game, auto-resetting.
 
     Returns the number of agent-steps taken (a benchmark of the bare engine: the same
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
-        cfg, keys, gs, cards, known, fl, rng, perms
-    )
+    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
     rew = unmanaged(rew)
     obs = unmanaged(obs)
     total = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for g in range(gs.shape[0]):
         for _ in range(steps):
-            a = random_action(cfg, gs, rng, g)
+            a = bots.random_action(cfg, gs, rng, g)
             play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
             total += 1
             if gs[g, F_OVER]:
                 new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
             if want_obs:
-                encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
+                E.encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
     return total
 
 
 # ------------------------------------------------------------- single-agent view
+# The Schnauz steps of the VecEnv's loop (:func:`~schnauz_env.batched.learner_loop.learner_loop`),
+# on the context :func:`k_vec` passes: the state ``x``, ``y`` no lives given (``z`` unused).
+@njit(inline=True)
+def legal(x, y, z, g, a):
+    return 0 <= a < NUM_ACTIONS and is_legal(x.cfg, x.gs, g, a)
+
+
+@njit(inline=True)
+def refuse(x, y, z, g):
+    x.gs[g, F_ERROR] = ERR_ILLEGAL
+
+
+@njit(inline=True)
+def move(x, y, z, g, a, rew):
+    for s in range(x.cfg[C_N]):
+        rew[g, s] = 0.0
+    play(x.cfg, x.keys, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, rew, g, a)
+
+
+@njit(inline=True)
+def episode_over(x, y, z, g, learner):
+    gs = x.gs
+    return gs[g, F_OVER] != 0 or gs[g, F_OUT + learner] != 0
+
+
+@njit(inline=True)
+def place(x, y, z, g, learner):
+    return x.fl[g, L_PLACE + learner]
+
+
+@njit(inline=True)
+def deal(x, y, z, buf, g, seat_mode):
+    new_game(x.cfg, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, g, -1, y)
+    return LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
+
+
+@njit(inline=True)
+def to_act(x, y, z, g):
+    return x.gs[g, F_CURRENT]
+
+
+@njit(inline=True)
+def random_action(x, y, z, g):
+    return bots.random_action(x.cfg, x.gs, x.rng, g)
+
+
+@njit(inline=True)
+def greedy_action(x, y, z, g):
+    return bots.greedy_action(x.cfg, x.keys, x.gs, x.cards, g)
+
+
+@njit(inline=True)
+def write_mask(x, y, z, g, mask):
+    E.write_mask(x.cfg, x.gs, mask, g)
+
+
+@njit(inline=True)
+def write_view(x, y, z, g, seat, out, which):
+    E.encode(x.cfg, x.gs, x.cards, x.known, g, seat, out, g)
+
+
+run = LL.learner_loop(sys.modules[__name__])
 
 
 @njit
 def k_vec(cfg, keys, gs, cards, known, fl, rng, perms, buf, games, seat_mode, want_opp_obs):
-    """Advance each of ``games`` to the learner's next decision (the VecEnv's loop, with
-    the buffers and bookkeeping of :mod:`schnauz_env.batched.learner_loop`).
-
-    A game first plays the action it was given (the learner's, or an opponent's from
-    outside), or is dealt (stage ``S_RESET``). Then the opponents move (``opp_kinds[g]``:
-    random or greedy, drawn here; otherwise the game stops in ``S_NEED_OPP`` with the
-    opponent's mask, and with ``want_opp_obs`` its view) until the learner is to act, its
-    view and mask written, or its episode ends (out of the game, or the game over): then
-    its summed reward, last view and place are written and a new game starts at once,
-    the learner seated at ``seat_mode`` (or a random seat when it is negative). An
-    episode in which the learner never got to act is dealt again unseen. Returns the
-    number of games given an illegal action (flagged in ``gs[:, F_ERROR]``).
-    """
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_state(
-        cfg, keys, gs, cards, known, fl, rng, perms
-    )
-    buf = unmanaged_fields(buf)
-    games = unmanaged(games)
-    rew = buf.rew
-    n = cfg[C_N]
-    errors = 0
+    """Advance each of ``games`` to the learner's next decision (see
+    :func:`~schnauz_env.batched.learner_loop.learner_loop`). Returns the number of games
+    given an illegal action (flagged in ``gs[:, F_ERROR]``)."""
+    st = unmanaged_fields(State(cfg, keys, gs, cards, known, fl, rng, perms))
     no_lives = np.full(MAXP, -1, dtype=np.int32)
-    for idx in range(games.shape[0]):
-        g = games[idx]
-        a, fresh = LL.given_action(buf, g)
-        if not fresh and (a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a)):
-            gs[g, F_ERROR] = ERR_ILLEGAL
-            errors += 1
-            continue
-        learner = LL.accept(buf, g)
-        current = -1
-        while True:
-            if a >= 0:  # the one copy of a move: the action given, then the opponents'
-                for s in range(n):
-                    rew[g, s] = 0.0
-                play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
-                buf.vacc[g] += rew[g, learner]
-                a = -1
-            if fresh or gs[g, F_OVER] or gs[g, F_OUT + learner]:
-                if not fresh and LL.end_episode(buf, g, fl[g, L_PLACE + learner]):
-                    encode(cfg, gs, cards, known, g, learner, buf.term_obs, g)
-                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
-                learner = LL.seat_learner(buf, g, seat_mode, n, rng, RNG_PLAY)
-                fresh = False
-                continue
-            current = gs[g, F_CURRENT]
-            if current == learner:
-                break
-            kind = buf.opp_kinds[g]
-            if kind == LL.OPP_RANDOM:
-                a = random_action(cfg, gs, rng, g)
-            elif kind == LL.OPP_GREEDY:
-                a = greedy_action(cfg, keys, gs, cards, g)
-            else:
-                break
-        view, mask = LL.wait(buf, g, learner, current)
-        write_mask(cfg, gs, mask, g)
-        if current == learner or want_opp_obs:
-            encode(cfg, gs, cards, known, g, current, view, g)
-    return errors
+    buf = unmanaged_fields(buf)
+    return run(st, no_lives, None, buf, unmanaged(games), seat_mode, want_opp_obs)

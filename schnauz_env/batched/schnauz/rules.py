@@ -26,7 +26,6 @@ from schnauz_env.batched.common import (
     rand32,
     rand_below,
     shuffle_forward,
-    unmanaged,
 )
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.schnauz.state import (
@@ -111,21 +110,6 @@ from schnauz_env.schnauz.hands import FIRE_KEY, INSTANT_KEY
 knock_rule = njit(may_knock, inline=True)
 slots_of = njit(swap_slots, inline=True)
 settle = njit(settle_places, inline=True)
-
-
-@njit(inline=True)
-def unmanaged_state(cfg, keys, gs, cards, known, fl, rng, perms):
-    """The eight state arrays a kernel takes first (:class:`State`'s fields), as unmanaged views."""
-    return (
-        unmanaged(cfg),
-        unmanaged(keys),
-        unmanaged(gs),
-        unmanaged(cards),
-        unmanaged(known),
-        unmanaged(fl),
-        unmanaged(rng),
-        unmanaged(perms),
-    )
 
 
 # ------------------------------------------------------------------ small helpers

@@ -248,6 +248,16 @@ def test_a_duplicate_match_against_the_expert_is_level():
     assert jit.win_low <= jit.fair_share <= jit.win_high, jit
 
 
+def test_an_evaluation_against_expert_jit_is_the_one_against_expert():
+    """Seated and seeded alike by the harness, expert-jit players replay the experts'
+    games exactly: the same places in every game."""
+    places = {}
+    for opponent in ("expert", "expert-jit"):
+        result = evaluate(["greedy", opponent], game="scat", games=24, workers=1, seed=7)
+        places[opponent] = [r.places for r in result.records]
+    assert places["expert-jit"] == places["expert"]
+
+
 # ------------------------------------------------------------------ the features
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_compiled_features_are_the_python_rows_exactly(config):

@@ -1,6 +1,42 @@
-"""What the three batched engines share: the checks of their arguments, seeding, the
-action buffer, :meth:`~BatchedGame.observe`, the state views every game has, and the
-error raised for an illegal action.
+"""What the three batched engines share: their contract, the checks of their arguments,
+seeding, the action buffer, :meth:`~BatchedGame.observe`, the state views every game
+has, and the error raised for an illegal action.
+
+An engine steps ``num_games`` (B) games of one rules config at once, with ``n``
+players each; for Scat (``BatchedScat``, the same for Schnauz and Thirteen)::
+
+    from schnauz_env.batched import BatchedScat
+
+    eng = BatchedScat(num_games=1024, num_players=4, seed=0)
+    obs, mask = eng.reset()
+    while True:
+        obs, mask, rewards, ended = eng.step(eng.random_actions())
+
+Every game follows the rules floor's engine of its game under any config of it, and
+row ``g`` of each output is what the game's AEC env shows after the same moves:
+
+============  ==============  =============================================================
+output        shape           meaning
+============  ==============  =============================================================
+``obs``       (B, obs_size)   float32: the view of the player to act (``observe(agent)`` of
+                              the AEC env, bit for bit); only with ``observe=True``
+``mask``      (B, A)          int8: the legal actions of the player to act
+``rewards``   (B, n)          float64: each seat's reward for this step (the AEC env's
+                              zero-sum place rewards, or its single-round rewards)
+``ended``     (B,)            int8: the episode ended with this step
+============  ==============  =============================================================
+
+With ``auto_reset=True`` (the default) an episode that ends is dealt again at once, so
+``obs`` and ``mask`` already belong to the new one; its final places are in
+``final_places``. The arrays returned are the engine's buffers, overwritten by the
+next call: copy what you keep.
+
+Randomness: each game has its own generators, seeded from ``seed``. For replaying the
+reference exactly, ``reset`` also takes the decks a seeded ``numpy.random.Generator``
+shuffles (``decks``: the game's ``reference_decks``).
+
+The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
+and cached on disk; without numba they run as plain Python, very slowly.
 
 :class:`~schnauz_env.batched.schnauz.BatchedSchnauz`,
 :class:`~schnauz_env.batched.scat.BatchedScat` and

@@ -40,11 +40,13 @@ for _fn in (
 
 __all__ = [
     "draw_permutation",
+    "first_dealer",
     "popcount",
     "rand32",
     "rand_below",
     "seed_states",
     "shuffle_forward",
+    "start_lives",
     "unmanaged",
     "unmanaged_fields",
 ]
@@ -81,6 +83,30 @@ def rand_below(rng, g, c, k):
     """A uniform integer in ``0 .. k - 1`` from generator ``c`` of game ``g`` (multiply-shift;
     ``k`` is small, far below 2**32)."""
     return (rand32(rng, g, c) * k) >> 32
+
+
+@njit(inline=True)
+def start_lives(gs, g, n, lives, default, f_lives, f_max):
+    """A lives game's start: seat ``s`` of game ``g`` gets ``lives[s]`` (or ``default``
+    for all when ``lives[0] < 0``) in ``gs[g, f_lives + s]``; the most anyone has, at
+    least ``default``, goes to ``gs[g, f_max]``."""
+    most = default
+    for s in range(n):
+        gs[g, f_lives + s] = lives[s] if lives[0] >= 0 else default
+        most = max(most, gs[g, f_lives + s])
+    gs[g, f_max] = most
+
+
+@njit(inline=True)
+def first_dealer(dealer, configured, rng, g, c, n):
+    """The first dealer of game ``g``: ``dealer``, or when it is negative the
+    ``configured`` one, or when that is negative too a seat drawn from its generator
+    ``c`` (:func:`rand_below`)."""
+    if dealer < 0:
+        dealer = configured
+        if dealer < 0:
+            dealer = rand_below(rng, g, c, n)
+    return dealer
 
 
 @njit(inline=True)

@@ -1,50 +1,28 @@
-"""Many Scat games stepped at once: masks, rewards and observations in arrays.
-
-    from schnauz_env.batched import BatchedScat
-
-    eng = BatchedScat(num_games=1024, num_players=4, seed=0)
-    obs, mask = eng.reset()
-    while True:
-        obs, mask, rewards, ended = eng.step(eng.random_actions())
-
-Every game follows :mod:`schnauz_env.scat.engine` under any
+"""Many Scat games stepped at once (:class:`BatchedScat`): the contract of every batched
+engine (:mod:`schnauz_env.batched.base`: ``reset``, ``step``, the outputs, auto reset,
+seeding) for :mod:`schnauz_env.scat.engine` under any
 :class:`~schnauz_env.scat.ScatConfig` (four-card Scat, no trinca, buy-ins, the
-first-turn knock rule, lives, dealers, turn limits, single rounds), and row ``g`` of
-each output is what the AEC env (``scat_v0``) shows after the same moves:
+first-turn knock rule, lives, dealers, turn limits, single rounds); row ``g`` is what
+``scat_v0`` shows.
 
-=================  ==============  =======================================================
-output             shape           meaning
-=================  ==============  =======================================================
-``obs``            (B, obs_size)   float32: the view of the player to act (``observe``
-                                   of the AEC env, bit for bit); only with
-                                   ``observe=True``
-``mask``           (B, 9)          int8: the legal actions of the player to act
-``rewards``        (B, n)          float64: each seat's reward for this step (the AEC
-                                   env's zero-sum place rewards, or ``episode="round"``
-                                   rewards)
-``ended``          (B,)            int8: the game ended with this step
-``round_over``     (B,)            int8: rounds this step ended (2 or more when the next
-                                   deal ended at once, on a blitz)
-``opening_rewards`` (B, n)         float64: the rewards of a game's first deal when it
-                                   ended at once (a blitz after the deal); the AEC env
-                                   pays them at ``reset``. Written by :meth:`reset`, and
-                                   by :meth:`step` for the games it dealt again
-=================  ==============  =======================================================
+Its own outputs, beside ``obs``, ``mask`` (9 actions), ``rewards`` and ``ended``:
 
-With ``auto_reset=True`` (the default) a game that ends is dealt again at once, so
-``obs`` and ``mask`` already belong to the new game; its final places are in
-:attr:`final_places`. A new game that ends on its very deal (possible only through a
-blitz after the deal) has no move to make and is dealt again unseen. The arrays
-returned are the engine's buffers, overwritten by the next call: copy what you keep
-(``obs`` is a read-only view: the encoder updates the buffer entry by entry).
+=================== ======= ==============================================================
+output              shape   meaning
+=================== ======= ==============================================================
+``round_over``      (B,)    int8: rounds this step ended (2 or more when the next deal
+                            ended at once, on a blitz)
+``opening_rewards`` (B, n)  float64: the rewards of a game's first deal when it ended at
+                            once (a blitz after the deal); the AEC env pays them at
+                            ``reset``. Written by :meth:`reset`, and by :meth:`step` for
+                            the games it dealt again
+=================== ======= ==============================================================
 
-Randomness: each game has its own generators, seeded from ``seed``. For replaying
-the reference exactly, :meth:`reset` also takes the decks a seeded
-``numpy.random.Generator`` shuffles (``decks``, see :func:`reference_decks`) and the
-first dealers, and :meth:`queue_tie_break_decks` the decks of tie-break deals.
-
-The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
-and cached on disk; without numba they run as plain Python, very slowly.
+A new game that ends on its very deal (possible only through a blitz after the deal)
+has no move to make and is dealt again unseen. ``obs`` is a read-only view: the
+encoder updates the buffer entry by entry. For replaying the reference, :meth:`reset`
+takes the first dealers beside the decks (:func:`reference_decks`), and
+:meth:`queue_tie_break_decks` the decks of tie-break deals.
 """
 
 from __future__ import annotations

@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import popcount, rand32, shuffle_forward
+from schnauz_env.batched.common import (
+    first_dealer,
+    popcount,
+    rand32,
+    shuffle_forward,
+    start_lives,
+)
 from schnauz_env.batched.jit import jitable, njit
 from schnauz_env.batched.scat.layout import (
     BLITZ_FLAG,
@@ -255,15 +261,8 @@ def new_game(st, g, dealer, lives, rew0):
         fl[g, L_RET + s] = 0.0
         fl[g, L_PLACE + s] = 0.0
         rew0[g, s] = 0.0
-    most = cfg[C_LIVES]
-    for s in range(n):
-        gs[g, F_LIVES + s] = lives[s] if lives[0] >= 0 else cfg[C_LIVES]
-        most = max(most, gs[g, F_LIVES + s])
-    gs[g, F_MAX_LIVES] = most
-    if dealer < 0:
-        dealer = cfg[C_FIRST_DEALER]
-        if dealer < 0:
-            dealer = (rand32(st.rng, g, RNG_DEAL) * n) >> 32
+    start_lives(gs, g, n, lives, cfg[C_LIVES], F_LIVES, F_MAX_LIVES)
+    dealer = first_dealer(dealer, cfg[C_FIRST_DEALER], st.rng, g, RNG_DEAL, n)
     gs[g, F_DEALER] = dealer
     gs[g, F_ROUND] = 0
     gs[g, F_OVER] = 0

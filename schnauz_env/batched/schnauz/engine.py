@@ -1,39 +1,13 @@
-"""Many Schnauz games stepped at once: masks, rewards and observations in arrays.
+"""Many Schnauz games stepped at once (:class:`BatchedSchnauz`): the contract of every
+batched engine (:mod:`schnauz_env.batched.base`: ``reset``, ``step``, the outputs, auto
+reset, seeding) for :mod:`schnauz_env.schnauz.engine` under any
+:class:`~schnauz_env.schnauz.SchnauzConfig`; row ``g`` is what ``schnauz_v0`` shows.
 
-    from schnauz_env.batched import BatchedSchnauz
-
-    eng = BatchedSchnauz(num_games=1024, num_players=4, seed=0)
-    obs, mask = eng.reset()
-    while True:
-        obs, mask, rewards, ended = eng.step(eng.random_actions())
-
-Every game follows the rules of :mod:`schnauz_env.schnauz.engine` under any
-:class:`~schnauz_env.schnauz.SchnauzConfig`, and row ``g`` of each output is what
-the AEC env (``schnauz_v0``) would show after the same moves:
-
-============  ==============  ============================================================
-output        shape           meaning
-============  ==============  ============================================================
-``obs``       (B, obs_size)   float32: the view of the player to act (``observe(agent)``
-                              of the AEC env, bit for bit); only with ``observe=True``
-``mask``      (B, 14)         int8: the legal actions of the player to act
-``rewards``   (B, n)          float64: each seat's reward for this step (the AEC env's
-                              zero-sum place rewards, or ``episode="round"`` rewards)
-``ended``     (B,)            int8: the game ended with this step
-============  ==============  ============================================================
-
-With ``auto_reset=True`` (the default) a game that ends is dealt again at once, so
-``obs`` and ``mask`` already belong to the new game; its final places are in
-:attr:`final_places`. The arrays returned are the engine's buffers, overwritten by
-the next call: copy what you keep.
-
-Randomness: each game has its own generator, seeded from ``seed``. For replaying
-the reference exactly, :meth:`reset` also takes the decks a
-``numpy.random.Generator`` would shuffle (``decks``) and the first dealers; see
-:func:`reference_decks`.
-
-The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
-and cached on disk; without numba they run as plain Python, very slowly.
+Its own: the mask has the 14 actions of the rules floor; ``rewards`` are the AEC env's
+place rewards, or with ``episode="round"`` its round rewards; :attr:`round_over` says
+which games ended a round with the step. For replaying the reference, :meth:`reset`
+takes the first dealers beside the decks (:func:`reference_decks`), and
+:meth:`queue_replay_decks` the decks of replay deals (``ties="share"``).
 """
 
 from __future__ import annotations

@@ -22,10 +22,11 @@ import numpy as np
 
 from schnauz_env.batched.common import (
     draw_permutation,
+    first_dealer,
     popcount,
     rand32,
-    rand_below,
     shuffle_forward,
+    start_lives,
 )
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.schnauz.state import (
@@ -252,15 +253,8 @@ def new_game(cfg, gs, cards, known, fl, rng, perms, g, dealer, lives):
         known[g, s] = 0
         for i in range(3):
             cards[g, O_HANDS + 3 * s + i] = -1
-    most = cfg[C_LIVES]
-    for s in range(n):
-        gs[g, F_LIVES + s] = lives[s] if lives[0] >= 0 else cfg[C_LIVES]
-        most = max(most, gs[g, F_LIVES + s])
-    gs[g, F_MAX_LIVES] = most
-    if dealer < 0:
-        dealer = cfg[C_FIRST_DEALER]
-        if dealer < 0:
-            dealer = rand_below(rng, g, RNG_DEAL, n)
+    start_lives(gs, g, n, lives, cfg[C_LIVES], F_LIVES, F_MAX_LIVES)
+    dealer = first_dealer(dealer, cfg[C_FIRST_DEALER], rng, g, RNG_DEAL, n)
     gs[g, F_DEALER] = dealer
     gs[g, F_ROUND] = 0
     gs[g, F_OVER] = 0

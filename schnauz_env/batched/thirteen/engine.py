@@ -1,43 +1,15 @@
-"""Many Thirteen games stepped at once: masks, rewards and observations in arrays.
+"""Many Thirteen games (or matches) stepped at once (:class:`BatchedThirteen`): the
+contract of every batched engine (:mod:`schnauz_env.batched.base`: ``reset``, ``step``,
+the outputs, auto reset, seeding) for :mod:`schnauz_env.thirteen.engine` under any
+:class:`~schnauz_env.thirteen.ThirteenConfig`; row ``g`` is what ``thirteen_v0`` shows.
 
-    from schnauz_env.batched import BatchedThirteen
-
-    eng = BatchedThirteen(num_games=1024, num_players=4, seed=0)
-    obs, mask = eng.reset()
-    while True:
-        obs, mask, rewards, ended = eng.step(eng.random_actions())
-
-Every game follows the rules of :mod:`schnauz_env.thirteen.engine` under any
-:class:`~schnauz_env.thirteen.ThirteenConfig`, and row ``g`` of each output is what
-the AEC env (``thirteen_v0``) would show after the same moves:
-
-============  ==============  ============================================================
-output        shape           meaning
-============  ==============  ============================================================
-``obs``       (B, 245)        float32: the view of the player to act (``observe(agent)``
-                              of the AEC env, bit for bit); only with ``observe=True``
-``mask``      (B, 54)         int8: the legal actions of the player to act (a card
-                              selected weakest first, *play*, *pass*)
-``rewards``   (B, n)          float64: each seat's reward for this step (the AEC env's
-                              zero-sum place rewards)
-``ended``     (B,)            int8: the episode (the game, or the match) ended with this
-                              step
-============  ==============  ============================================================
-
+Its own: the mask has 54 actions (a card selected weakest first, *play*, *pass*), and
+``obs`` 245 floats; an episode is a game or, with ``episode="match"``, a match.
 :attr:`result` tells, per game, whether the step gave a result (a player went out, a
-game ended) and :meth:`last_result` what it was. With ``auto_reset=True`` (the default) an
-episode that ends is dealt again at once, so ``obs`` and ``mask`` already belong to the
-new one; its final places are in :attr:`final_places`. The arrays returned are the
-engine's buffers, overwritten by the next call: copy what you keep, and do not write
-into them (while a player builds a play, only the card selected is written into their
-view).
-
-Randomness: each game has its own generators, seeded from ``seed``. For replaying the
-reference exactly, :meth:`reset` also takes the decks a ``numpy.random.Generator``
-shuffles (``decks``, see :func:`reference_decks`).
-
-The kernels are compiled by numba (``pip install "schnauz_env[fast]"``) on first use
-and cached on disk; without numba they run as plain Python, very slowly.
+game ended) and :meth:`last_result` what it was. Do not write into the returned
+arrays: while a player builds a play, only the card selected is written into their
+view. :meth:`reset` takes one deck per game of the episode (:func:`reference_decks`)
+and the starting match points.
 """
 
 from __future__ import annotations

@@ -13,13 +13,10 @@ from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen.layout import (
     B_HAND,
     B_LEGAL,
-    B_SEL,
     F_CURRENT,
     F_OPENING,
     F_PHASE,
-    F_SEL_FIRST,
     F_SEL_K,
-    F_SEL_MAX,
     F_TABLE_KS,
     RNG_PLAY,
 )
@@ -32,6 +29,8 @@ from schnauz_env.batched.thirteen.rules import (
     nibble,
     rank_sets,
     ranks_with,
+    selection,
+    shape_bound,
 )
 from schnauz_env.batched.thirteen.tables import NEVER, NUM_RANKS
 from schnauz_env.thirteen.engine import OVER, PASS, PLAY
@@ -92,6 +91,15 @@ def weakest_completion(hand, r, q, above, hi, m, mt, ranks_m):
     return top, (low if m - q - 1 > 0 else top)
 
 
+@njit(inline=True)
+def weaker(best_key, best, key, action):
+    """The weaker of the best play so far (``best_key``: its :func:`play_key`; ``best``:
+    the action toward it) and ``action`` toward a play of ``key``: ties keep the first."""
+    if key < best_key:
+        return key, action
+    return best_key, best
+
+
 @njit
 def greedy_action(tb, st, g):
     """``GreedyPolicy``'s action in game ``g`` (-1 when it is over)."""
@@ -126,28 +134,16 @@ def greedy_action(tb, st, g):
                 if must >= 0 and lo != must >> 2:
                     continue
                 top, nxt = weakest_completion(hand, lo, 0, -1, hi, m, mt, ranks_m)
-                if top < 0:
-                    continue
-                key = play_key(off, top, size)
-                if key < best_key:
-                    best_key = key
-                    best = nxt
+                if top >= 0:
+                    best_key, best = weaker(best_key, best, play_key(off, top, size), nxt)
         return best
-    first = gs[g, F_SEL_FIRST]
-    sel_top = gs[g, F_SEL_MAX]
-    r0 = first >> 2
-    rl = sel_top >> 2
-    qc = bit_count(nibble(st.bits[g, B_SEL], rl))
+    sel_top, r0, rl, qc = selection(st, g)
     for ks in range(nks):
-        hi = tb.hi[ks, r0]
-        if hi < rl:
-            continue
-        m = tb.per_rank[ks]
-        if qc > m or (rl > r0 and m * (rl - r0) + qc != k):
-            continue
-        mt = min_top(tb, gs, g, ks)
+        mt = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
+        hi = tb.hi[ks, r0]
+        m = tb.per_rank[ks]
         size = tb.size[ks]
         off = 1 if tks >= 0 and size != tsize else 0
         if qc == m and rl == hi:
@@ -160,8 +156,5 @@ def greedy_action(tb, st, g):
             top, nxt = weakest_completion(hand, r, q, sel_top, hi, m, mt, ranks_m)
             if top < 0:
                 continue
-        key = play_key(off, top, size)
-        if key < best_key:
-            best_key = key
-            best = nxt
+        best_key, best = weaker(best_key, best, play_key(off, top, size), nxt)
     return best

@@ -217,6 +217,29 @@ def min_top(tb, gs, g, ks):
 
 
 @njit(inline=True)
+def selection(st, g):
+    """The selection being built in game ``g``: ``(top, r0, rl, qc)``, its highest card,
+    the ranks of its first and highest cards, and how many cards of rank ``rl`` it holds."""
+    gs = st.gs
+    top = gs[g, F_SEL_MAX]
+    rl = top >> 2
+    return top, gs[g, F_SEL_FIRST] >> 2, rl, bit_count(nibble(st.bits[g, B_SEL], rl))
+
+
+@njit(inline=True)
+def shape_bound(tb, gs, g, ks, r0, rl, qc, k):
+    """:func:`min_top` of shape ``ks`` when the selection (``k`` cards, ranks ``r0`` to
+    ``rl``, ``qc`` of rank ``rl``, see :func:`selection`) can start a play of it, else
+    ``NEVER``."""
+    if tb.hi[ks, r0] < rl:
+        return NEVER
+    m = tb.per_rank[ks]
+    if qc > m or (rl > r0 and m * (rl - r0) + qc != k):
+        return NEVER  # the selection is no start of this shape
+    return min_top(tb, gs, g, ks)
+
+
+@njit(inline=True)
 def next_cards(hand, r, q, above, hi, m, mt, ranks_m):
     """The cards (a nibble of rank ``r``) that may come next in a play of ``m`` cards of
     each rank up to ``hi``, with ``q`` cards of rank ``r`` chosen, every card chosen
@@ -289,21 +312,13 @@ def legal_bits(tb, st, g):
         if not leading:
             out |= ONE << PASS
         return out
-    first = gs[g, F_SEL_FIRST]
-    top = gs[g, F_SEL_MAX]
-    r0 = first >> 2
-    rl = top >> 2
-    qc = bit_count(nibble(st.bits[g, B_SEL], rl))
+    top, r0, rl, qc = selection(st, g)
     for ks in range(nks):
-        hi = tb.hi[ks, r0]
-        if hi < rl:
-            continue
-        m = tb.per_rank[ks]
-        if qc > m or (rl > r0 and m * (rl - r0) + qc != k):
-            continue  # the selection is no start of this shape
-        mt = min_top(tb, gs, g, ks)
+        mt = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
+        hi = tb.hi[ks, r0]
+        m = tb.per_rank[ks]
         if qc == m:
             if rl == hi:
                 if top >= mt:

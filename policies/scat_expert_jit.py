@@ -674,8 +674,12 @@ def _run(kernel_name: str, *args: Any) -> None:
     """Call a kernel by name, compiled on first use; numpy's overflow warnings of the
     uint64 arithmetic are silenced for the plain-Python fallback, where they are meant."""
     _kernels.compile()
+    kernel = globals()[kernel_name]
+    if hasattr(kernel, "py_func"):  # compiled: numba wraps its integers silently
+        kernel(*args)
+        return
     with np.errstate(over="ignore"):
-        globals()[kernel_name](*args)
+        kernel(*args)
 
 
 # ------------------------------------------------------------------ records and state
@@ -743,7 +747,16 @@ class ScatExpertJitPolicy(ExpertPolicy):
             self.name = f"expert-jit:{arg}"
         self._lay = layout_record(self.config)
         self._size = int(self._lay["obs_size"][0])
+        self._params_key: tuple[Any, ...] = ()
+        self._params_rec = param_record(self)
         _kernels.compile()
+
+    def _params(self) -> np.ndarray:
+        """:func:`param_record` of the tunables as they are now (rebuilt when one changed)."""
+        key = tuple(getattr(self, name) for name in PARAMS_DTYPE.names)
+        if key != self._params_key:
+            self._params_key, self._params_rec = key, param_record(self)
+        return self._params_rec
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
@@ -764,7 +777,7 @@ class ScatExpertJitPolicy(ExpertPolicy):
         if obs.shape[0] == 0:
             return actions
         st = rng_state(self.rng)
-        _run("_k_act", obs, masks, POINTS_TABLE, param_record(self), self._lay, st, actions)
+        _run("_k_act", obs, masks, POINTS_TABLE, self._params(), self._lay, st, actions)
         set_rng_state(self.rng, st)
         if (actions < 0).any():
             raise ValueError(

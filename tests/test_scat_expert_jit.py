@@ -203,6 +203,13 @@ def test_the_risk_argument_is_the_experts():
         assert jit.act_batch(obs, masks, games=np.arange(len(obs))).tolist() == want
     with pytest.raises(ValueError, match="knock risk"):
         make_policy("expert-jit:bold", game="scat", config=config)
+    retuned = ScatExpertJitPolicy(config, seed=1)  # a tunable set after its first moves
+    retuned.act_batch(obs[:5], masks[:5])
+    retuned.rng, retuned.risk, retuned.samples = np.random.default_rng(1), 0.6, 8
+    ref = ExpertPolicy(config, seed=1)
+    ref.risk, ref.samples = 0.6, 8
+    want = [ref.act(o, m) for o, m in zip(obs, masks, strict=True)]
+    assert retuned.act_batch(obs, masks).tolist() == want
 
 
 def test_bad_inputs_are_refused():

@@ -56,7 +56,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from schnauz_env.batched.common import seed_states
-from schnauz_env.batched.jit import warn_if_slow
+from schnauz_env.batched.jit import SameTypes, warn_if_slow
 from schnauz_env.common.options import make_config
 
 __all__ = ["BatchedGame", "LivesGame", "check_decks", "integers"]
@@ -111,6 +111,9 @@ class BatchedGame:
 
     #: The game's array layout module (``F_*`` fields, ``L_*`` float fields, ``NRNG``).
     FIELDS: ClassVar[ModuleType]
+    #: The game's kernels module (``k_reset``, ``k_step``, ``k_observe``,
+    #: ``k_random_actions``, ``k_greedy_actions``, ``k_play_random``).
+    KERNELS: ClassVar[ModuleType]
     #: The name of each action id, and of each phase, for error messages.
     ACTION_NAMES: ClassVar[tuple[str, ...]]
     PHASE_NAMES: ClassVar[tuple[str, ...]]
@@ -153,12 +156,17 @@ class BatchedGame:
         self._actions = np.zeros(self.num_games, dtype=np.int64)
         self._all = np.arange(self.num_games, dtype=np.int64)
         self._started = False
+        # the hot kernels, called with the same types every time (see SameTypes)
+        kernels = self.KERNELS
+        self._k_step = SameTypes(kernels.k_step)
+        self._k_random = SameTypes(kernels.k_random_actions)
+        self._k_greedy = SameTypes(kernels.k_greedy_actions)
         return config
 
     # -------------------------------------------------------- the game's arrays
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
         """Write the view of ``seats[i]`` in ``games[i]`` into ``out[i]``."""
-        raise NotImplementedError
+        self.KERNELS.k_observe(*self._kernel_args(), games, seats, out)
 
     def _dealers(self, dealers: Any) -> np.ndarray:
         """``reset``'s ``dealers`` checked: ``(B,)`` int32 seats, -1 where not given."""
@@ -254,13 +262,18 @@ class BatchedGame:
         """
         return int(self._play_random_kernel(int(steps)))
 
+    def _kernel_args(self) -> tuple[Any, ...]:
+        """What the game's kernels take before their other arguments: the state (and
+        tables, where the game has them)."""
+        return (self.kernel_state,)
+
     def _random_kernel(self) -> None:
         """Write a random legal action per game into the action buffer."""
-        raise NotImplementedError
+        self._k_random(self.kernel_state, self._actions)
 
     def _greedy_kernel(self) -> None:
         """Write the greedy player's action per game into the action buffer."""
-        raise NotImplementedError
+        self._k_greedy(*self._kernel_args(), self._actions)
 
     def _play_random_kernel(self, steps: int) -> int:
         """Run the game's ``k_play_random`` for ``steps``; return the agent-steps taken."""
@@ -371,7 +384,25 @@ class BatchedGame:
 
 class LivesGame(BatchedGame):
     """A batched game played for lives over rounds (Schnauz, Scat): the views of dealer,
-    rounds, lives and who is out."""
+    rounds, lives and who is out, and the decks of extra deals queued in external mode."""
+
+    def _queue_decks(
+        self, g: int, decks: Any, method: str, what: str, slots: int, ptr: int, end: int
+    ) -> None:
+        """External mode: the decks the next extra deals (replays, tie-breaks: ``what``)
+        of game ``g`` take, in order, at most ``slots``; ``gs[g, ptr:end]`` bound them.
+        ``method`` names the public method in errors."""
+        f = self.FIELDS
+        if not self.cfg[f.C_EXTERNAL]:
+            raise ValueError(f"{method} needs reset(decks=...)")
+        perms = self.kernel_state.perms
+        decks = np.asarray(decks, dtype=np.int8).reshape(-1, perms.shape[2])
+        if len(decks) > slots:
+            raise ValueError(f"at most {slots} {what} decks at a time")
+        start = int(self.cfg[f.C_ROUND_DECKS])
+        perms[g, start : start + len(decks)] = decks
+        self.gs[g, ptr] = start
+        self.gs[g, end] = start + len(decks)
 
     dealer = field_view("F_DEALER", "The dealer's seat per game.")
     rounds = field_view("F_ROUND", "Rounds played per game.")

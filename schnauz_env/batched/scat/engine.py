@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import LivesGame, check_decks, field_view
-from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
@@ -85,6 +85,7 @@ class BatchedScat(LivesGame):
     """
 
     FIELDS = L
+    KERNELS = K
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Scat"
@@ -142,9 +143,6 @@ class BatchedScat(LivesGame):
         self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._k_step = SameTypes(K.k_step)
-        self._k_random = SameTypes(K.k_random_actions)
-        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
@@ -231,24 +229,9 @@ class BatchedScat(LivesGame):
         (``schnauz_env.common.engine.round_rng(round, deck)``); give here the
         permutations it draws (up to 16) before the step that needs them.
         """
-        if not self.cfg[L.C_EXTERNAL]:
-            raise ValueError("queue_tie_break_decks needs reset(decks=...)")
-        decks = np.asarray(decks, dtype=np.int8).reshape(-1, NC)
-        if len(decks) > TIE_BREAK_SLOTS:
-            raise ValueError(f"at most {TIE_BREAK_SLOTS} tie-break decks at a time")
-        start = int(self.cfg[L.C_ROUND_DECKS])
-        self.arrays.perms[g, start : start + len(decks)] = decks
-        self.gs[g, L.F_TB_PTR] = start
-        self.gs[g, L.F_TB_END] = start + len(decks)
-
-    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        K.k_observe(self.arrays, games, seats, out)
-
-    def _random_kernel(self) -> None:
-        self._k_random(self.arrays, self._actions)
-
-    def _greedy_kernel(self) -> None:
-        self._k_greedy(self.arrays, self._actions)
+        self._queue_decks(
+            g, decks, "queue_tie_break_decks", "tie-break", TIE_BREAK_SLOTS, L.F_TB_PTR, L.F_TB_END
+        )
 
     def _play_random_kernel(self, steps: int) -> int:
         if not self._started:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import LivesGame, check_decks
-from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz import state as S
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
@@ -68,6 +68,7 @@ class BatchedSchnauz(LivesGame):
     """
 
     FIELDS = S
+    KERNELS = K
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Schnauz"
@@ -123,9 +124,6 @@ class BatchedSchnauz(LivesGame):
         self.round_over = np.zeros(b, dtype=np.int8)
         self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self._no_lives = np.full(MAX_PLAYERS, -1, dtype=np.int32)
-        self._k_step = SameTypes(K.k_step)
-        self._k_random = SameTypes(K.k_random_actions)
-        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     @property
@@ -198,24 +196,9 @@ class BatchedSchnauz(LivesGame):
         The reference deals replays from ``SchnauzState.replay_rng()``; give here the
         permutations that generator draws (up to 16) before the step that needs them.
         """
-        if not self.cfg[S.C_EXTERNAL]:
-            raise ValueError("queue_replay_decks needs reset(decks=...)")
-        decks = np.asarray(decks, dtype=np.int8).reshape(-1, self.config.deck_size)
-        if len(decks) > REPLAY_SLOTS:
-            raise ValueError(f"at most {REPLAY_SLOTS} replay decks at a time")
-        start = int(self.cfg[S.C_ROUND_DECKS])
-        self.perms[g, start : start + len(decks)] = decks
-        self.gs[g, S.F_RPTR] = start
-        self.gs[g, S.F_REND] = start + len(decks)
-
-    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        K.k_observe(self._state, games, seats, out)
-
-    def _random_kernel(self) -> None:
-        self._k_random(self._state, self._actions)
-
-    def _greedy_kernel(self) -> None:
-        self._k_greedy(self._state, self._actions)
+        self._queue_decks(
+            g, decks, "queue_replay_decks", "replay", REPLAY_SLOTS, S.F_RPTR, S.F_REND
+        )
 
     def _play_random_kernel(self, steps: int) -> int:
         return K.k_play_random(self._state, self._rewards, self.obs, steps, self.observing)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from schnauz_env.batched.base import BatchedGame, check_decks, field_view
-from schnauz_env.batched.jit import HAVE_NUMBA, SameTypes
+from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
 from schnauz_env.batched.thirteen.rules import State
@@ -54,6 +54,7 @@ class BatchedThirteen(BatchedGame):
     """
 
     FIELDS = L
+    KERNELS = K
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Thirteen"
@@ -104,9 +105,6 @@ class BatchedThirteen(BatchedGame):
         self.final_places = np.zeros((b, L.P), dtype=np.float64)
         self._no_scores = np.full(L.P, -1, dtype=np.int32)
         self._auto = self.auto_reset
-        self._k_step = SameTypes(K.k_step)
-        self._k_random = SameTypes(K.k_random_actions)
-        self._k_greedy = SameTypes(K.k_greedy_actions)
         self.seed(seed)
 
     @property
@@ -169,14 +167,8 @@ class BatchedThirteen(BatchedGame):
             self._no_scores,
         )
 
-    def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
-        K.k_observe(self.tables, self.state, games, seats, out)
-
-    def _random_kernel(self) -> None:
-        self._k_random(self.state, self._actions)
-
-    def _greedy_kernel(self) -> None:
-        self._k_greedy(self.tables, self.state, self._actions)
+    def _kernel_args(self) -> tuple[Any, ...]:
+        return self.tables, self.state
 
     def _play_random_kernel(self, steps: int) -> int:
         return K.k_play_random(

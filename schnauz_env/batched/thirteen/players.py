@@ -139,11 +139,9 @@ def greedy_action(tb, st, g):
         return best
     sel_top, r0, rl, qc = selection(st, g)
     for ks in range(nks):
-        mt = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
+        mt, hi, m = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
-        hi = tb.hi[ks, r0]
-        m = tb.per_rank[ks]
         size = tb.size[ks]
         off = 1 if tks >= 0 and size != tsize else 0
         if qc == m and rl == hi:

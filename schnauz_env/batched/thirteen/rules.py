@@ -228,15 +228,15 @@ def selection(st, g):
 
 @njit(inline=True)
 def shape_bound(tb, gs, g, ks, r0, rl, qc, k):
-    """:func:`min_top` of shape ``ks`` when the selection (``k`` cards, ranks ``r0`` to
-    ``rl``, ``qc`` of rank ``rl``, see :func:`selection`) can start a play of it, else
-    ``NEVER``."""
-    if tb.hi[ks, r0] < rl:
-        return NEVER
+    """``(mt, hi, m)`` of shape ``ks`` for the selection (``k`` cards, ranks ``r0`` to
+    ``rl``, ``qc`` of rank ``rl``, see :func:`selection`): :func:`min_top` (``NEVER``
+    when the selection cannot start a play of it), the highest rank such a play reaches
+    and its cards per rank."""
+    hi = tb.hi[ks, r0]
     m = tb.per_rank[ks]
-    if qc > m or (rl > r0 and m * (rl - r0) + qc != k):
-        return NEVER  # the selection is no start of this shape
-    return min_top(tb, gs, g, ks)
+    if hi < rl or qc > m or (rl > r0 and m * (rl - r0) + qc != k):
+        return NEVER, hi, m  # the selection is no start of this shape
+    return min_top(tb, gs, g, ks), hi, m
 
 
 @njit(inline=True)
@@ -314,11 +314,9 @@ def legal_bits(tb, st, g):
         return out
     top, r0, rl, qc = selection(st, g)
     for ks in range(nks):
-        mt = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
+        mt, hi, m = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
-        hi = tb.hi[ks, r0]
-        m = tb.per_rank[ks]
         if qc == m:
             if rl == hi:
                 if top >= mt:

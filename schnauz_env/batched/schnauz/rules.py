@@ -10,7 +10,8 @@ phases, the hand-key layout (hand strengths come from the key table, filled with
 (:mod:`schnauz_env.common.places`).
 
 The helpers take the arrays of :class:`~schnauz_env.batched.schnauz.state.State` they
-use, by position, as unmanaged views (:func:`unmanaged_state`; no reference counting,
+use, by position, as unmanaged views (the kernels re-view the ``State`` they take with
+:func:`~schnauz_env.batched.jit.unmanaged_fields`; no reference counting,
 which would cost more than a move); small ones are inlined into their callers. (Handing
 them one ``State`` tuple instead read better but measured slower, 5-15 % of the agent
 steps per CPU second on this machine, so the arrays stay separate.)

@@ -543,6 +543,7 @@ def train(args: Args) -> Path:
         print(f"resuming {out} at step {start[0]:,} of {args.total_steps:,}")
     elif args.init_model:
         model = load_checkpoint(args, venv, ppo)
+        model.num_timesteps = 0  # a new run: its steps count from 0
     else:
         policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh}
         model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs, **ppo)

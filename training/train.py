@@ -375,9 +375,10 @@ def resume_args(run: str) -> Args:
         raise ValueError(f"--resume {run}: not a run folder (no args.json)") from None
     except (OSError, ValueError) as err:
         raise ValueError(f"--resume {run}: cannot read its args.json ({err})") from None
-    names = {f.name: f for f in fields(Args)}
-    unknown = sorted(set(saved) - set(names))
-    if not isinstance(saved, dict) or unknown:
+    if not isinstance(saved, dict):
+        raise ValueError(f"--resume {run}: its args.json is not a run's settings")
+    unknown = sorted(set(saved) - {f.name for f in fields(Args)})
+    if unknown:
         raise ValueError(f"--resume {run}: args.json has settings this trainer lacks: {unknown}")
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()}
     return Args(**{**values, "resume": str(run)})

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -127,3 +131,37 @@ def test_old_import_paths_warn_and_still_work() -> None:
     with pytest.warns(DeprecationWarning, match="schnauz_env.vector"):
         from schnauz_env.batched.vec_env import SchnauzVecEnv as older
     assert older is SchnauzVecEnv
+
+
+_FIRST_COMPILE = """
+import sys
+import numpy as np
+from schnauz_env.vector import vec_env_class
+venv = vec_env_class(sys.argv[1])(num_envs=8, seed=0, opponent="random")
+venv.reset()
+rng = np.random.default_rng(0)
+for _ in range(300):
+    masks = venv.action_masks()
+    venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+print("stepped")
+"""
+
+
+@pytest.mark.parametrize("game", ["schnauz", "scat", "thirteen"])
+def test_the_vec_env_compiles_first_in_a_fresh_process(game: str, tmp_path) -> None:
+    """On an empty numba cache the VecEnv's loop may be the first kernel to compile.
+    It runs without reference counting, and numba compiles a callee with its caller's
+    counting unless the callee sets its own: a rule function that makes an array
+    (Schnauz's showdown replay, Scat's tie-break) failed to compile from there. Within
+    one test process another kernel compiles those first, so this needs a process and a
+    numba cache of its own."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", _FIRST_COMPILE, game],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "stepped"

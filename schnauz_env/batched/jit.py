@@ -38,7 +38,11 @@ HAVE_NUMBA: bool = _numba is not None
 
 
 def njit(
-    fn: Callable[..., Any] | None = None, *, inline: bool = False, counted: bool = True
+    fn: Callable[..., Any] | None = None,
+    *,
+    inline: bool = False,
+    counted: bool = True,
+    allocates: bool = False,
 ) -> Any:
     """``numba.njit(cache=True)`` if numba is available, else ``fn`` itself.
 
@@ -48,12 +52,20 @@ def njit(
     ``_nrt=False``): for a loop that only works on arrays its caller owns (unmanaged
     views, or arrays the caller keeps alive) and creates none, and takes them in named
     tuples, whose every field read would otherwise be counted.
+
+    ``allocates=True`` is for a function that makes an array (``np.empty``, ...) and may
+    be reached from such an uncounted loop: numba compiles a callee with its caller's
+    counting unless the callee sets its own, and an array cannot be made uncounted, so
+    the callee's compile would then fail, or not, by which caller compiled it first in
+    the process (the uncounted VecEnv loop first, on an empty numba cache, failed).
     """
 
     def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
         if _numba is None:
             return f
-        options: dict[str, Any] = {} if counted else {"_nrt": False}
+        options: dict[str, Any] = {"_nrt": True} if allocates else {}
+        if not counted:
+            options["_nrt"] = False
         return _numba.njit(cache=True, inline="always" if inline else "never", **options)(f)
 
     return wrap if fn is None else wrap(fn)

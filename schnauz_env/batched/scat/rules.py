@@ -501,7 +501,7 @@ def tie_break_deck(st, g, buf, cards_needed):
         shuffle_forward(buf, 0, 0, NC, 0, cards_needed, st.rng, g, RNG_PLAY)
 
 
-@njit
+@njit(allocates=True)
 def tie_break(st, g, seats):
     """The reference's ``_tie_break``: showdown-only deals among ``seats`` (dealt from
     the left of the dealer, one card at a time), again among those tied for lowest,

@@ -274,7 +274,7 @@ def new_game(cfg, gs, cards, known, fl, rng, perms, g, dealer, lives):
 
 
 # ---------------------------------------------------------------------- showdown
-@njit
+@njit(allocates=True)
 def replay(cfg, keys, gs, rng, perms, g, seats_mask):
     """Showdown-only deals among ``seats_mask`` until one hand is strictly lowest."""
     nc = cfg[C_NC]

@@ -19,7 +19,7 @@ from training.train import Args, main
 TINY = [
     "--total-steps", "128", "--num-envs", "4", "--n-steps", "32", "--batch-size", "64",
     "--pretrain-games", "2", "--pretrain-epochs", "1", "--eval-games", "4",
-    "--eval-every", "0", "--no-progress-bar",
+    "--eval-every", "0", "--select-games", "4", "--no-progress-bar",
 ]  # fmt: skip
 
 
@@ -34,6 +34,7 @@ def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
     assert settings["preset"] == "strong" and settings["features"] == recipe["features"]
     assert settings["opponents"] == list(recipe["opponents"]) and settings["vec_env"] == "batched"
     assert settings["total_steps"] == 128 and settings["num_envs"] == 4
+    assert (run / "selection.csv").read_text().count("\n") == 2  # the final model, selected
     weights, meta = read_model(run / "model.npz")
     assert meta["game"] == game and meta["features"] == recipe["features"]
     from schnauz_env.games import game_module

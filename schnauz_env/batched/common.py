@@ -18,14 +18,15 @@ floor's reward functions (:mod:`schnauz_env.common.places`: ``place_value``,
 ``shared_place``, ``single_round_reward``, ``settle_places``) by their own names. :func:`~schnauz_env.batched.jit.unmanaged` (re-exported here)
 re-views a caller-owned C-contiguous array without reference counting: call it on a
 kernel's array arguments on entry, so the helpers it calls count nothing
-(:func:`~schnauz_env.batched.jit.unmanaged_fields`: every array of a named tuple).
+(:func:`~schnauz_env.batched.jit.unmanaged_fields`: every array of a named tuple;
+:func:`unmanaged_each`: every array of a plain tuple, ``a, b = unmanaged_each((a, b))``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.jit import jitable, njit, unmanaged, unmanaged_fields
+from schnauz_env.batched.jit import HAVE_NUMBA, jitable, njit, unmanaged, unmanaged_fields
 from schnauz_env.common import places
 
 # What a place pays is written once, on the rules floor, in Python numba compiles:
@@ -48,6 +49,7 @@ __all__ = [
     "shuffle_forward",
     "start_lives",
     "unmanaged",
+    "unmanaged_each",
     "unmanaged_fields",
 ]
 
@@ -65,6 +67,28 @@ def seed_states(seed: int | None, num_games: int, generators: int) -> np.ndarray
     state = state.astype(np.int64).reshape(num_games, generators)
     state[state == 0] = ZERO_SEED_STATE
     return state
+
+
+def unmanaged_each(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """Every array of the tuple ``arrays`` (C-contiguous, owned by the caller) re-viewed
+    by :func:`unmanaged`, as a tuple: what a kernel does on entry with its array arguments,
+    ``dealers, mask, games = unmanaged_each((dealers, mask, games))``. Compiled, one
+    re-view an array, generated for each tuple type."""
+    return tuple(unmanaged(x) for x in arrays)
+
+
+if HAVE_NUMBA:
+    from numba.core import types as _types
+    from numba.extending import overload as _overload
+
+    @_overload(unmanaged_each)
+    def _unmanaged_each(arrays):  # type: ignore[no-untyped-def]
+        if not isinstance(arrays, _types.BaseTuple):
+            return None
+        items = "".join(f"unmanaged(arrays[{i}]), " for i in range(len(arrays)))
+        scope = {"unmanaged": unmanaged}
+        exec(f"def impl(arrays):\n    return ({items})\n", scope)
+        return scope["impl"]
 
 
 @njit(inline=True)

@@ -139,8 +139,10 @@ def wait(buf, g, learner, current):
     return buf.opp_obs, buf.opp_mask
 
 
-#: The game whose loop :func:`learner_loop` compiles (a global of each compiled copy).
+#: The game whose loop :func:`learner_loop` compiles, and its array layout (globals of
+#: each compiled copy).
 G: Any = None
+F: Any = None
 
 
 def _run(x, y, z, buf, games, seat_mode, want_opp_obs):  # type: ignore[no-untyped-def]
@@ -150,23 +152,25 @@ def _run(x, y, z, buf, games, seat_mode, want_opp_obs):  # type: ignore[no-untyp
         g = games[idx]
         a, fresh = given_action(buf, g)
         if not fresh and not G.legal(x, y, z, g, a):
-            G.refuse(x, y, z, g)
+            x.gs[g, F.F_ERROR] = F.ERR_ILLEGAL
             errors += 1
             continue
         learner = accept(buf, g)
         current = -1
         while True:
             if a >= 0:  # the one copy of a move: the action given, then the opponents'
+                for s in range(x.cfg[F.C_N]):
+                    buf.rew[g, s] = 0.0
                 G.move(x, y, z, g, a, buf.rew)
                 buf.vacc[g] += buf.rew[g, learner]
                 a = -1
-            if fresh or G.episode_over(x, y, z, g, learner):
-                if not fresh and end_episode(buf, g, G.place(x, y, z, g, learner)):
+            if fresh or x.gs[g, F.F_OVER] != 0 or G.settled(x, y, z, g, learner):
+                if not fresh and end_episode(buf, g, x.fl[g, F.L_PLACE + learner]):
                     G.write_view(x, y, z, g, learner, buf.term_obs, VIEW_TERM)
                 learner = G.deal(x, y, z, buf, g, seat_mode)
                 fresh = False
                 continue
-            current = G.to_act(x, y, z, g)
+            current = x.gs[g, F.F_CURRENT]
             if current == learner:
                 break
             kind = buf.opp_kinds[g]
@@ -184,7 +188,7 @@ def _run(x, y, z, buf, games, seat_mode, want_opp_obs):  # type: ignore[no-untyp
     return errors
 
 
-def learner_loop(game: ModuleType) -> Any:
+def learner_loop(game: ModuleType, fields: ModuleType) -> Any:
     """The VecEnv kernel's loop for ``game``, compiled: ``run(x, y, z, buf, games,
     seat_mode, want_opp_obs)`` advances each of ``games`` to the learner's next decision and returns
     the number of games given an illegal action (flagged in the game's error field).
@@ -199,22 +203,26 @@ def learner_loop(game: ModuleType) -> Any:
     act is dealt again unseen.
 
     ``game`` is a module of inline functions that take the game's context ``x, y, z``
-    first (its state, tables and scratch, unmanaged, as its ``k_vec`` passes them: three
-    separate values, as a tuple of them would be counted at every use):
-    ``legal(.., g, a)``, ``refuse(.., g)`` (flag the illegal action), ``move(.., g, a,
-    rew)`` (rewards into ``rew[g]``, zeroed first), ``episode_over(.., g, learner)``,
-    ``place(.., g, learner)``, ``deal(.., buf, g, seat_mode)`` (a new game, the learner
-    seated with :func:`seat_learner` and credited what the deal paid it; returns its
-    seat), ``to_act(.., g)``, ``random_action(.., g)``, ``greedy_action(.., g)``,
+    first (its state, then tables and scratch, unmanaged, as its ``k_vec`` passes them:
+    three separate values, as a tuple of them would be counted at every use):
+    ``legal(.., g, a)``, ``move(.., g, a, rew)`` (rewards added into ``rew[g]``, which the
+    loop zeroes first for the ``n`` seats), ``settled(.., g, learner)`` (the learner's
+    place is decided before the game is over), ``deal(.., buf, g, seat_mode)`` (a new
+    game, the learner seated with :func:`seat_learner` and credited what the deal paid
+    it; returns its seat), ``random_action(.., g)``, ``greedy_action(.., g)``,
     ``write_mask(.., g, mask)`` and ``write_view(.., g, seat, out, which)`` (``VIEW_*``).
     Each is inlined where the loop needs it once (the move, the deal and the players
-    once each, the views twice).
+    once each, the views twice). ``fields`` is the game's array layout: the loop reads
+    the seats (``cfg[C_N]``), the player to act (``gs[g, F_CURRENT]``), the end
+    (``F_OVER``), the places (``fl[g, L_PLACE + seat]``) of the state ``x`` and flags an
+    illegal action (``gs[g, F_ERROR] = ERR_ILLEGAL``) there itself.
     """
 
-    # The loop's code, with this module's globals and the game as the global ``G``: its
-    # steps are then globals of the compiled function, which numba inlines (it does not
-    # inline a closure's), and it is cached under this file, once per game's types.
-    scope = {**globals(), "G": game}
+    # The loop's code, with this module's globals and the game and its layout as the
+    # globals ``G`` and ``F``: its steps are then globals of the compiled function, which
+    # numba inlines (it does not inline a closure's), the layout's fields constants, and
+    # it is cached under this file, once per game's types.
+    scope = {**globals(), "G": game, "F": fields}
     # Uncounted: the loop reads its arrays from named tuples (the state, the buffers),
     # and counting each read cost a third of the VecEnv's speed.
     return njit(FunctionType(_run.__code__, scope, "run"), counted=False)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from schnauz_env.batched.common import unmanaged, unmanaged_fields
+from schnauz_env.batched.common import unmanaged, unmanaged_each, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.scat.layout import (
     C_AUTO,
@@ -49,13 +49,8 @@ def k_reset(arrays, dealers, lives, rew0, mask, obs, nz, want_obs, games):
     """Start a new game in each of ``games``: its first deal, the rewards of a deal that
     ended at once (``rew0``), its mask and (``want_obs``) its player to act's view."""
     st = unmanaged_fields(arrays)
-    dealers = unmanaged(dealers)
-    lives = unmanaged(lives)
-    rew0 = unmanaged(rew0)
-    mask = unmanaged(mask)
-    obs = unmanaged(obs)
-    nz = unmanaged(nz)
-    games = unmanaged(games)
+    dealers, lives, games = unmanaged_each((dealers, lives, games))
+    rew0, mask, obs, nz = unmanaged_each((rew0, mask, obs, nz))
     errors = 0
     for idx in range(games.shape[0]):
         g = games[idx]
@@ -77,15 +72,8 @@ def k_step(arrays, actions, rew, rew0, mask, obs, nz, want_obs, ended, round_ove
     ``rew0[g]``. Returns the number of games with an error.
     """
     st = unmanaged_fields(arrays)
-    actions = unmanaged(actions)
-    rew = unmanaged(rew)
-    rew0 = unmanaged(rew0)
-    mask = unmanaged(mask)
-    obs = unmanaged(obs)
-    nz = unmanaged(nz)
-    ended = unmanaged(ended)
-    round_over = unmanaged(round_over)
-    final_places = unmanaged(final_places)
+    actions, rew, rew0, mask, obs, nz = unmanaged_each((actions, rew, rew0, mask, obs, nz))
+    ended, round_over, final_places = unmanaged_each((ended, round_over, final_places))
     cfg, gs = st.cfg, st.gs
     n = cfg[C_N]
     no_lives = np.full(MAXP, -1, dtype=np.int32)
@@ -121,9 +109,7 @@ def k_step(arrays, actions, rew, rew0, mask, obs, nz, want_obs, ended, round_ove
 def k_observe(arrays, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
     st = unmanaged_fields(arrays)
-    games = unmanaged(games)
-    seats = unmanaged(seats)
-    obs = unmanaged(obs)
+    games, seats, obs = unmanaged_each((games, seats, obs))
     nz = np.empty((games.shape[0], OBS_ENTRIES), dtype=np.int16)
     for i in range(games.shape[0]):
         encode(st, games[i], seats[i], obs, nz, i, True)
@@ -156,10 +142,7 @@ def k_play_random(arrays, rew, rew0, obs, nz, steps, want_obs):
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
     st = unmanaged_fields(arrays)
-    rew = unmanaged(rew)
-    rew0 = unmanaged(rew0)
-    obs = unmanaged(obs)
-    nz = unmanaged(nz)
+    rew, rew0, obs, nz = unmanaged_each((rew, rew0, obs, nz))
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     total = 0
     for g in range(st.gs.shape[0]):

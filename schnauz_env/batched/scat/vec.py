@@ -21,19 +21,14 @@ import sys
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
-from schnauz_env.batched.common import unmanaged, unmanaged_fields
+from schnauz_env.batched.common import unmanaged, unmanaged_each, unmanaged_fields
 from schnauz_env.batched.jit import njit
+from schnauz_env.batched.scat import layout, players
 from schnauz_env.batched.scat import observe as O
-from schnauz_env.batched.scat import players
 from schnauz_env.batched.scat.layout import (
     C_N,
-    ERR_ILLEGAL,
-    F_CURRENT,
-    F_ERROR,
     F_OUT,
-    F_OVER,
     HS,
-    L_PLACE,
     MASK_ROWS,
     MAXP,
     RNG_PLAY,
@@ -51,26 +46,13 @@ def legal(x, y, z, g, a):
 
 
 @njit(inline=True)
-def refuse(x, y, z, g):
-    x.gs[g, F_ERROR] = ERR_ILLEGAL
-
-
-@njit(inline=True)
 def move(x, y, z, g, a, rew):
-    for s in range(x.cfg[C_N]):
-        rew[g, s] = 0.0
     play(x, g, a, rew)
 
 
 @njit(inline=True)
-def episode_over(x, y, z, g, learner):
-    gs = x.gs
-    return gs[g, F_OVER] != 0 or gs[g, F_OUT + learner] != 0
-
-
-@njit(inline=True)
-def place(x, y, z, g, learner):
-    return x.fl[g, L_PLACE + learner]
+def settled(x, y, z, g, learner):
+    return x.gs[g, F_OUT + learner] != 0
 
 
 @njit(inline=True)
@@ -80,11 +62,6 @@ def deal(x, y, z, buf, g, seat_mode):
     learner = LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
     buf.vacc[g] += rew0[g, learner]
     return learner
-
-
-@njit(inline=True)
-def to_act(x, y, z, g):
-    return x.gs[g, F_CURRENT]
 
 
 @njit(inline=True)
@@ -108,7 +85,7 @@ def write_view(x, y, z, g, seat, out, which):
     O.encode(x, g, seat, out, nz, g, False)
 
 
-run = LL.learner_loop(sys.modules[__name__])
+run = LL.learner_loop(sys.modules[__name__], layout)
 
 
 @njit
@@ -139,7 +116,7 @@ def k_vec(
     ``obs``, ``term_obs`` and ``opp_obs``. Returns the number of games given an illegal
     action (flagged in ``gs[:, F_ERROR]``)."""
     st = unmanaged_fields(ScatArrays(cfg, cff, vals, pw, gs, cards, known, seatf, fl, rng, perms))
-    records = (unmanaged(rew0), unmanaged(obs_nz), unmanaged(term_nz), unmanaged(opp_nz))
+    records = unmanaged_each((rew0, obs_nz, term_nz, opp_nz))
     scratch = (np.full(MAXP, -1, dtype=np.int32), np.empty((1, HS), dtype=np.int8))
     buf = unmanaged_fields(buf)
     return run(st, records, scratch, buf, unmanaged(games), seat_mode, want_opp_obs)

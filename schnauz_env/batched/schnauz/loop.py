@@ -16,11 +16,12 @@ import sys
 import numpy as np
 
 from schnauz_env.batched import learner_loop as LL
-from schnauz_env.batched.common import unmanaged, unmanaged_fields
+from schnauz_env.batched.common import unmanaged, unmanaged_each, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import OPP_EXTERNAL  # noqa: F401 (batched.kernels finds it)
 from schnauz_env.batched.schnauz import bots
 from schnauz_env.batched.schnauz import encode as E
+from schnauz_env.batched.schnauz import state as S
 from schnauz_env.batched.schnauz.rules import is_legal, new_game, play
 from schnauz_env.batched.schnauz.state import (
     C_N,
@@ -41,11 +42,7 @@ from schnauz_env.schnauz.engine import NUM_ACTIONS
 def k_reset(st, dealers, lives, mask, obs, want_obs, games):
     """Start a new game in each of ``games``; write its mask (and the dealer's view)."""
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
-    dealers = unmanaged(dealers)
-    lives = unmanaged(lives)
-    mask = unmanaged(mask)
-    obs = unmanaged(obs)
-    games = unmanaged(games)
+    dealers, lives, mask, obs, games = unmanaged_each((dealers, lives, mask, obs, games))
     for idx in range(games.shape[0]):
         g = games[idx]
         new_game(cfg, gs, cards, known, fl, rng, perms, g, dealers[g], lives[g])
@@ -80,14 +77,9 @@ def k_step(
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
-    actions = unmanaged(actions)
-    rew = unmanaged(rew)
-    mask = unmanaged(mask)
-    obs = unmanaged(obs)
-    ended = unmanaged(ended)
-    round_over = unmanaged(round_over)
-    final_places = unmanaged(final_places)
-    no_lives = unmanaged(no_lives)
+    outputs = (rew, mask, obs, ended, round_over, final_places)
+    rew, mask, obs, ended, round_over, final_places = unmanaged_each(outputs)
+    actions, no_lives = unmanaged_each((actions, no_lives))
     n = cfg[C_N]
     errors = 0
     for g in range(gs.shape[0]):
@@ -121,9 +113,7 @@ def k_step(
 def k_observe(st, games, seats, obs):
     """The view of ``seats[i]`` in game ``games[i]``, into ``obs[i]``."""
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
-    games = unmanaged(games)
-    seats = unmanaged(seats)
-    obs = unmanaged(obs)
+    games, seats, obs = unmanaged_each((games, seats, obs))
     for i in range(games.shape[0]):
         E.encode(cfg, gs, cards, known, games[i], seats[i], obs, i)
 
@@ -154,8 +144,7 @@ def k_play_random(st, rew, obs, steps, want_obs):
     ``play`` / ``encode`` as :func:`k_step`, with actions drawn inside the loop).
     """
     cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
-    rew = unmanaged(rew)
-    obs = unmanaged(obs)
+    rew, obs = unmanaged_each((rew, obs))
     total = 0
     no_lives = np.full(MAXP, -1, dtype=np.int32)
     for g in range(gs.shape[0]):
@@ -179,37 +168,19 @@ def legal(x, y, z, g, a):
 
 
 @njit(inline=True)
-def refuse(x, y, z, g):
-    x.gs[g, F_ERROR] = ERR_ILLEGAL
-
-
-@njit(inline=True)
 def move(x, y, z, g, a, rew):
-    for s in range(x.cfg[C_N]):
-        rew[g, s] = 0.0
     play(x.cfg, x.keys, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, rew, g, a)
 
 
 @njit(inline=True)
-def episode_over(x, y, z, g, learner):
-    gs = x.gs
-    return gs[g, F_OVER] != 0 or gs[g, F_OUT + learner] != 0
-
-
-@njit(inline=True)
-def place(x, y, z, g, learner):
-    return x.fl[g, L_PLACE + learner]
+def settled(x, y, z, g, learner):
+    return x.gs[g, F_OUT + learner] != 0
 
 
 @njit(inline=True)
 def deal(x, y, z, buf, g, seat_mode):
     new_game(x.cfg, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, g, -1, y)
     return LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
-
-
-@njit(inline=True)
-def to_act(x, y, z, g):
-    return x.gs[g, F_CURRENT]
 
 
 @njit(inline=True)
@@ -232,7 +203,7 @@ def write_view(x, y, z, g, seat, out, which):
     E.encode(x.cfg, x.gs, x.cards, x.known, g, seat, out, g)
 
 
-run = LL.learner_loop(sys.modules[__name__])
+run = LL.learner_loop(sys.modules[__name__], S)
 
 
 @njit

@@ -3,7 +3,7 @@ kernel.
 
 :func:`k_vec` drives :class:`schnauz_env.vector.ThirteenVecEnv`: the loop of
 :func:`schnauz_env.batched.learner_loop.learner_loop`, compiled with the Thirteen steps
-below, on the context ``x, y, z``: the tables, the state, no scores given. They play the rules of
+below, on the context ``x, y, z``: the state, the tables, no scores given. They play the rules of
 :mod:`.rules`, write the views of :mod:`.observe` and play the built-in players of
 :mod:`.players` (random, greedy); any other opponent is asked for from outside. The
 move, the deal and the views are inlined into the loop, each where it is needed once:
@@ -22,16 +22,11 @@ from schnauz_env.batched import learner_loop as LL
 from schnauz_env.batched.common import unmanaged, unmanaged_fields
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen import kernels as K
-from schnauz_env.batched.thirteen import players
+from schnauz_env.batched.thirteen import layout, players
 from schnauz_env.batched.thirteen import rules as R
 from schnauz_env.batched.thirteen.layout import (
     C_N,
-    ERR_ILLEGAL,
-    F_CURRENT,
-    F_ERROR,
-    F_OVER,
     F_SETTLED,
-    L_PLACE,
     RNG_PLAY,
     P,
 )
@@ -41,66 +36,48 @@ from schnauz_env.batched.thirteen.observe import encode
 # ------------------------------------------------------------------ the game's steps
 @njit(inline=True)
 def legal(x, y, z, g, a):
-    return R.is_legal(y, g, a)
-
-
-@njit(inline=True)
-def refuse(x, y, z, g):
-    y.gs[g, F_ERROR] = ERR_ILLEGAL
+    return R.is_legal(x, g, a)
 
 
 @njit(inline=True)
 def move(x, y, z, g, a, rew):
-    for s in range(P):
-        rew[g, s] = 0.0
-    R.apply(x, y, rew, g, a)
-    R.refresh_legal(x, y, g)
+    R.apply(y, x, rew, g, a)
+    R.refresh_legal(y, x, g)
 
 
 @njit(inline=True)
-def episode_over(x, y, z, g, learner):
-    gs = y.gs
-    return gs[g, F_OVER] != 0 or ((gs[g, F_SETTLED] >> learner) & 1) != 0
-
-
-@njit(inline=True)
-def place(x, y, z, g, learner):
-    return y.fl[g, L_PLACE + learner]
+def settled(x, y, z, g, learner):
+    return ((x.gs[g, F_SETTLED] >> learner) & 1) != 0
 
 
 @njit(inline=True)
 def deal(x, y, z, buf, g, seat_mode):
-    R.new_game(x, y, g, z)
-    R.refresh_legal(x, y, g)
-    return LL.seat_learner(buf, g, seat_mode, y.cfg[C_N], y.rng, RNG_PLAY)
-
-
-@njit(inline=True)
-def to_act(x, y, z, g):
-    return y.gs[g, F_CURRENT]
+    R.new_game(y, x, g, z)
+    R.refresh_legal(y, x, g)
+    return LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
 
 
 @njit(inline=True)
 def random_action(x, y, z, g):
-    return players.random_action(y, g)
+    return players.random_action(x, g)
 
 
 @njit(inline=True)
 def greedy_action(x, y, z, g):
-    return players.greedy_action(x, y, g)
+    return players.greedy_action(y, x, g)
 
 
 @njit(inline=True)
 def write_mask(x, y, z, g, mask):
-    K.write_mask(y.bits, mask, g)
+    K.write_mask(x.bits, mask, g)
 
 
 @njit(inline=True)
 def write_view(x, y, z, g, seat, out, which):
-    encode(x, y, g, seat, out, g)
+    encode(y, x, g, seat, out, g)
 
 
-run = LL.learner_loop(sys.modules[__name__])
+run = LL.learner_loop(sys.modules[__name__], layout)
 
 
 @njit
@@ -110,4 +87,4 @@ def k_vec(tb, st, buf, games, seat_mode, want_opp_obs):
     given an illegal action (flagged in ``gs[:, F_ERROR]``)."""
     tb, st, buf = unmanaged_fields(tb), unmanaged_fields(st), unmanaged_fields(buf)
     no_scores = np.full(P, -1, dtype=np.int32)
-    return run(tb, st, no_scores, buf, unmanaged(games), seat_mode, want_opp_obs)
+    return run(st, tb, no_scores, buf, unmanaged(games), seat_mode, want_opp_obs)

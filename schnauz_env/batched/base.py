@@ -124,14 +124,24 @@ class BatchedGame:
 
     num_games: int
     num_players: int
+    layout: Any
     obs_size: int
+    observing: bool
+    auto_reset: bool
     mask: np.ndarray
     obs: np.ndarray
     ended: np.ndarray
+    final_places: np.ndarray
     _actions: np.ndarray
     _rewards: np.ndarray
     _all: np.ndarray
     _started: bool
+    #: The step kernel's arguments after the state in the games whose kernel takes the
+    #: common ones (:meth:`_step_kernel`): auto reset on, what a step decided per game
+    #: (rounds ended, results), the counts a game dealt again starts with (none: -1).
+    _auto: bool
+    _decided: np.ndarray
+    _no_counts: np.ndarray
 
     # ------------------------------------------------------------ construction
     def _setup(
@@ -162,6 +172,24 @@ class BatchedGame:
         self._k_random = SameTypes(kernels.k_random_actions)
         self._k_greedy = SameTypes(kernels.k_greedy_actions)
         return config
+
+    def _outputs(
+        self, layout: Any, observe: bool, auto_reset: bool, num_actions: int, seats: int
+    ) -> np.ndarray:
+        """Set the view's ``layout`` (``obs_size``), ``observing``, ``auto_reset`` and the
+        step's outputs per game: ``mask`` (``num_actions``), rewards and ``final_places``
+        (``seats`` columns, the most players), ``ended``. Returns a zeroed buffer for the
+        views: ``(B, obs_size)`` float32, or ``(1, 1)`` when nothing is observed."""
+        b = self.num_games
+        self.layout = layout
+        self.obs_size = layout.size
+        self.observing = bool(observe)
+        self.auto_reset = bool(auto_reset)
+        self.mask = np.zeros((b, num_actions), dtype=np.int8)
+        self._rewards = np.zeros((b, seats), dtype=np.float64)
+        self.ended = np.zeros(b, dtype=np.int8)
+        self.final_places = np.zeros((b, seats), dtype=np.float64)
+        return np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
 
     # -------------------------------------------------------- the game's arrays
     def _observe_kernel(self, games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
@@ -235,8 +263,22 @@ class BatchedGame:
 
     def _step_kernel(self) -> int:
         """Run the game's step kernel on the action buffer (rewards, ends, masks, views
-        into the engine's buffers); return the number of games in error."""
-        raise NotImplementedError
+        into the engine's buffers); return the number of games in error. Here: a kernel
+        that takes ``(*state, actions, rewards, mask, obs, observe, auto_reset, ended,
+        decided, final_places, no_counts)`` (Schnauz, Thirteen)."""
+        return self._k_step(
+            *self._kernel_args(),
+            self._actions,
+            self._rewards,
+            self.mask,
+            self.obs,
+            self.observing,
+            self._auto,
+            self.ended,
+            self._decided,
+            self.final_places,
+            self._no_counts,
+        )
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action per game (-1 for a finished game).
@@ -403,6 +445,23 @@ class LivesGame(BatchedGame):
         perms[g, start : start + len(decks)] = decks
         self.gs[g, ptr] = start
         self.gs[g, end] = start + len(decks)
+
+    def _round_decks(self, decks: np.ndarray | None, slots: int, deck_size: int) -> np.ndarray:
+        """``reset``'s external decks (``(B, K, deck_size)``, checked) as the games'
+        ``perms``: the round decks in order, then room for ``slots`` queued decks of extra
+        deals; ``cfg`` counts the round decks and says the games are external. Without
+        decks: an empty ``perms``, and the games shuffle their own."""
+        f = self.FIELDS
+        if decks is None:
+            self.cfg[f.C_ROUND_DECKS] = 0
+            self.cfg[f.C_EXTERNAL] = 0
+            return np.zeros((1, 1, deck_size), dtype=np.int8)
+        rounds = decks.shape[1]
+        perms = np.zeros((self.num_games, rounds + slots, deck_size), dtype=np.int8)
+        perms[:, :rounds] = decks
+        self.cfg[f.C_ROUND_DECKS] = rounds
+        self.cfg[f.C_EXTERNAL] = 1
+        return perms
 
     dealer = field_view("F_DEALER", "The dealer's seat per game.")
     rounds = field_view("F_ROUND", "Rounds played per game.")

@@ -110,10 +110,9 @@ class BatchedScat(LivesGame):
             if getattr(config, name) >= 2**30:
                 raise ValueError(f"the batched engine counts {name} in 32 bits: at most 2**30 - 1")
         b = self.num_games
-        self.layout = ObservationLayout(config)
-        self.obs_size = self.layout.size
-        self.observing = bool(observe)
-        self.auto_reset = bool(auto_reset)
+        self._obs = self._outputs(
+            ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, MAX_PLAYERS
+        )
         cfg, cff = L.config_vectors(config, float(greedy_threshold))
         cards = np.full((b, L.CW), -1, dtype=np.int8)
         cards[:, L.O_DECK : L.O_DECK + NC] = np.arange(NC, dtype=np.int8)
@@ -131,18 +130,13 @@ class BatchedScat(LivesGame):
             perms=np.zeros((1, 1, NC), dtype=np.int8),
         )
         self.cfg = cfg
-        self._obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
         self._nz = np.zeros((b if observe else 1, L.OBS_ENTRIES), dtype=np.int16)
         #: The views of the players to act: a read-only view of the engine's buffer, which
         #: the encoder updates entry by entry (see ``observe.encode``).
         self.obs = self._obs.view()
         self.obs.flags.writeable = False
-        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self.ended = np.zeros(b, dtype=np.int8)
         self.round_over = np.zeros(b, dtype=np.int8)
-        self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
@@ -181,15 +175,7 @@ class BatchedScat(LivesGame):
         lv = self._per_seat("lives", lives, MAX_PLAYERS)
         if decks is not None:
             decks = check_decks(decks, b, NC)
-            rounds = decks.shape[1]
-            perms = np.zeros((b, rounds + TIE_BREAK_SLOTS, NC), dtype=np.int8)
-            perms[:, :rounds] = decks
-            cfg[L.C_ROUND_DECKS] = rounds
-            cfg[L.C_EXTERNAL] = 1
-        else:
-            perms = np.zeros((1, 1, NC), dtype=np.int8)
-            cfg[L.C_ROUND_DECKS] = 0
-            cfg[L.C_EXTERNAL] = 0
+        perms = self._round_decks(decks, TIE_BREAK_SLOTS, NC)
         if seed is not None:
             self.seed(seed)
         self.arrays = self.arrays._replace(perms=perms)

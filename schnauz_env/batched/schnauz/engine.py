@@ -86,10 +86,9 @@ class BatchedSchnauz(LivesGame):
     ) -> None:
         config = self._setup(num_games, config, SchnauzConfig, options)
         b, n = self.num_games, self.num_players
-        self.layout = ObservationLayout(config)
-        self.obs_size = self.layout.size
-        self.observing = bool(observe)
-        self.auto_reset = bool(auto_reset)
+        self.obs = self._outputs(
+            ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, MAX_PLAYERS
+        )
         self.keys = key_table(config)
         cfg = np.zeros(S.NCFG, dtype=np.int64)
         cfg[S.C_N] = n
@@ -117,13 +116,8 @@ class BatchedSchnauz(LivesGame):
             np.zeros((1, 1, 1), dtype=np.int8),
         )
         self.perms = self._state.perms
-        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
-        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self.ended = np.zeros(b, dtype=np.int8)
-        self.round_over = np.zeros(b, dtype=np.int8)
-        self.final_places = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
-        self._no_lives = np.full(MAX_PLAYERS, -1, dtype=np.int32)
+        self.round_over = self._decided = np.zeros(b, dtype=np.int8)
+        self._no_counts = np.full(MAX_PLAYERS, -1, dtype=np.int32)
         self.seed(seed)
 
     @property
@@ -161,34 +155,10 @@ class BatchedSchnauz(LivesGame):
         lv = self._per_seat("lives", lives, MAX_PLAYERS)
         if seed is not None:
             self.seed(seed)
-        if decks is not None:
-            rounds = decks.shape[1]
-            perms = np.zeros((b, rounds + REPLAY_SLOTS, nc), dtype=np.int8)
-            perms[:, :rounds] = decks
-            self._set_perms(perms)
-            self.cfg[S.C_ROUND_DECKS] = rounds
-            self.cfg[S.C_EXTERNAL] = 1
-        else:
-            self._set_perms(np.zeros((1, 1, 1), dtype=np.int8))
-            self.cfg[S.C_EXTERNAL] = 0
+        self._set_perms(self._round_decks(decks, REPLAY_SLOTS, nc))
         errors = K.k_reset(self._state, d, lv, self.mask, self.obs, self.observing, self._all)
         self._auto = self.auto_reset and not self.cfg[S.C_EXTERNAL]
         return self._started_with(errors)
-
-    def _step_kernel(self) -> int:
-        return self._k_step(
-            self._state,
-            self._actions,
-            self._rewards,
-            self.mask,
-            self.obs,
-            self.observing,
-            self._auto,
-            self.ended,
-            self.round_over,
-            self.final_places,
-            self._no_lives,
-        )
 
     def queue_replay_decks(self, g: int, decks: np.ndarray) -> None:
         """External mode: the decks game ``g``'s next replay deals take, in order.

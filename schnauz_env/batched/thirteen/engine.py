@@ -70,10 +70,7 @@ class BatchedThirteen(BatchedGame):
     ) -> None:
         config = self._setup(num_games, config, ThirteenConfig, options)
         b, n = self.num_games, self.num_players
-        self.layout = ObservationLayout(config)
-        self.obs_size = self.layout.size
-        self.observing = bool(observe)
-        self.auto_reset = bool(auto_reset)
+        self.obs = self._outputs(ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, L.P)
         self.tables = tables()
         cfg = np.zeros(L.NCFG, dtype=np.int64)
         cfg[L.C_N] = n
@@ -95,15 +92,10 @@ class BatchedThirteen(BatchedGame):
             deck=np.zeros((b, DECK_SIZE), dtype=np.int8),
             perms=np.zeros((1, 1, DECK_SIZE), dtype=np.int8),
         )
-        self.obs = np.zeros((b, self.obs_size) if observe else (1, 1), dtype=np.float32)
-        self.mask = np.zeros((b, NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros((b, L.P), dtype=np.float64)
-        self.ended = np.zeros(b, dtype=np.int8)
-        self.result = np.zeros(b, dtype=np.int8)
+        self.result = self._decided = np.zeros(b, dtype=np.int8)
         """Per game, what the last step decided: 0 nothing, else 1 + the reason of
         :meth:`last_result` (1 a player went out, 2 a game over, 3 an instant win)."""
-        self.final_places = np.zeros((b, L.P), dtype=np.float64)
-        self._no_scores = np.full(L.P, -1, dtype=np.int32)
+        self._no_counts = np.full(L.P, -1, dtype=np.int32)
         self._auto = self.auto_reset
         self.seed(seed)
 
@@ -150,22 +142,6 @@ class BatchedThirteen(BatchedGame):
         )
         self._auto = self.auto_reset and not cfg[L.C_EXTERNAL]
         return self._started_with(errors)
-
-    def _step_kernel(self) -> int:
-        return self._k_step(
-            self.tables,
-            self.state,
-            self._actions,
-            self._rewards,
-            self.mask,
-            self.obs,
-            self.observing,
-            self._auto,
-            self.ended,
-            self.result,
-            self.final_places,
-            self._no_scores,
-        )
 
     def _kernel_args(self) -> tuple[Any, ...]:
         return self.tables, self.state

@@ -16,12 +16,12 @@ every relative position).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from schnauz_env.common.places import fair_win_chance
 from schnauz_env.games import game_module
 from schnauz_env.wrappers.vec_env import MaskedVecEnvWrapper
 
@@ -98,22 +98,6 @@ class LivesRewardVecEnv(MaskedVecEnvWrapper):
         rewards = (self.reward_scale * (after - self._last)).astype(np.float32)
         self._last = now
         return obs, rewards, dones, infos
-
-
-@functools.cache
-def fair_win_chance(mine: int, others: tuple[int, ...]) -> float:
-    """The chance that a player with ``mine`` life units wins, if every later round's
-    loser is drawn uniformly from the players still in (``others``: the other players'
-    units, sorted, zeros left out). Each round costs one player one unit, as in Schnauz."""
-    if mine <= 0:
-        return 0.0
-    if not others:
-        return 1.0
-    total = fair_win_chance(mine - 1, others)
-    for j in range(len(others)):
-        rest = (*others[:j], others[j] - 1, *others[j + 1 :])
-        total += fair_win_chance(mine, tuple(sorted(u for u in rest if u > 0)))
-    return total / (len(others) + 1)
 
 
 class WinChanceRewardVecEnv(LivesRewardVecEnv):

@@ -9,6 +9,7 @@ workers.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import signal
@@ -23,7 +24,7 @@ import numpy as np
 
 from policies.base import REGISTRY, Policy
 from policies.evaluation.schedule import GameTask, derive_seed
-from policies.mlp import SHIPPED, shipped_model
+from policies.mlp import SHIPPED, one_blas_thread, shipped_model
 from policies.registry import make_policy
 from schnauz_env.games import game_module
 from schnauz_env.records import Recorder, Seat, dumps, file_sha256
@@ -243,8 +244,10 @@ def play_tasks(
     records: list[GameRecord] = []
     bar = _progress(len(tasks), progress)
     jobs = list(enumerate(tasks))
+    stack = contextlib.ExitStack()
     try:
         if workers <= 1:
+            stack.enter_context(one_blas_thread())
             _worker_init(game, config, specs, record)
             for job in jobs:
                 records.append(_run_task(job))
@@ -264,6 +267,7 @@ def play_tasks(
         raise Interrupted(records, len(tasks)) from None
     finally:
         bar.close()
+        stack.close()
     return records
 
 
@@ -289,8 +293,10 @@ class Interrupted(KeyboardInterrupt):
 
 
 def _quiet_worker(initializer: Callable[..., Any] | None, *initargs: Any) -> None:
-    """A worker ignores Ctrl-C (the parent stops it) and then runs ``initializer``."""
+    """A worker ignores Ctrl-C (the parent stops it), keeps numpy's BLAS to one thread
+    (:func:`one_blas_thread`) and then runs ``initializer``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_blas_thread().__enter__()
     if initializer is not None:
         initializer(*initargs)
 

@@ -15,6 +15,7 @@ keyed by seat, for ``places``) in Python and arrays in compiled code.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 
@@ -75,3 +76,19 @@ def settle_places(
         s = decided[i]
         returns[s] += rewards[s]
     return sharing
+
+
+@functools.cache
+def fair_win_chance(mine: int, others: tuple[int, ...]) -> float:
+    """The chance that a player with ``mine`` life units wins, if every later round's
+    loser is drawn uniformly from the players still in (``others``: the other players'
+    units, sorted, zeros left out). Each round costs one player one unit, as in Schnauz."""
+    if mine <= 0:
+        return 0.0
+    if not others:
+        return 1.0
+    total = fair_win_chance(mine - 1, others)
+    for j in range(len(others)):
+        rest = (*others[:j], others[j] - 1, *others[j + 1 :])
+        total += fair_win_chance(mine, tuple(sorted(u for u in rest if u > 0)))
+    return total / (len(others) + 1)

@@ -17,6 +17,7 @@ from policies import (  # noqa: F401
     expert_jit,
     ismcts,
     mlp,
+    pimc,
     scat,
     scat_expert_jit,
     schnauz,

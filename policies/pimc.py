@@ -1,0 +1,201 @@
+"""Determinized Monte Carlo search for Schnauz with the trained model (``"pimc"``, ``"pimc:N"``).
+
+Perfect-information Monte Carlo (Long, Sturtevant, Buro & Furtak 2010) over the seat's
+information set, with the trained network as prior and rollout policy and the compiled
+expert for the other seats:
+
+1. **Candidates.** The network's ``width`` most likely legal moves, plus knocking when it
+   is legal (the model's edge is mostly the timing of the knock) and both choices of the
+   dealer.
+2. **Determinize.** ``N`` full states are drawn from what this seat knows
+   (:func:`schnauz_env.schnauz.infoset.sample_state`, the same draw as ``ismcts``): the
+   cards the seat cannot locate are dealt at random, and a deal its information rules out
+   is drawn again. Nothing else is read: the search sees only the seat's observation.
+3. **Roll out** every candidate in every determinization to the end of the round: this
+   seat plays the network's most likely move, the others ``expert-jit``; all rollouts step
+   in lockstep, so each step is one batched call per player. The candidates of one
+   determinization share its deal and generator (common random numbers).
+4. **Value** a finished round by this seat's fair chance to win the game from the lives
+   it left (:func:`schnauz_env.common.places.fair_win_chance`, the ``win-chance`` reward's
+   potential): losing a life costs what is at stake at this table.
+
+The move played is the candidate with the best mean value; the network's own choice is
+kept unless another candidate beats it by more than ``margin``. ``N`` (the budget) is the
+number of determinizations per move: ``"pimc:32"`` draws 32. The time per move grows
+linearly with it (``docs/evaluation.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from policies.base import REGISTRY, Policy, register_policy
+from policies.mlp import load_model_policy, one_blas_thread
+from schnauz_env.common.places import fair_win_chance
+from schnauz_env.schnauz.config import SchnauzConfig
+from schnauz_env.schnauz.engine import (
+    DEALER_CHOICE,
+    KNOCK,
+    NUM_ACTIONS,
+    RoundResult,
+    SchnauzState,
+)
+from schnauz_env.schnauz.infoset import decode_observation, sample_state
+from schnauz_env.schnauz.observation import ObservationEncoder
+
+DEFAULT_DETERMINIZATIONS = 16
+#: Deals drawn per determinization before keeping one the seat's information rules out.
+MAX_DEALS = 64
+
+
+def consistent_state(
+    view: Any, config: SchnauzConfig, rng: np.random.Generator, action_mask: np.ndarray
+) -> tuple[SchnauzState, bool]:
+    """A full state drawn uniformly from what the seat of ``view`` knows, and whether it
+    is possible: once the dealer has chosen, no opponent still in the round can hold Fire
+    or Schnauz (it would have ended the round), so such a deal is drawn again, up to
+    :data:`MAX_DEALS` times."""
+    for _ in range(MAX_DEALS):
+        state = sample_state(view, config, rng, action_mask)
+        if not any(state.ends_round(state.hands[s]) for s in state.sealed_seats(0)):
+            return state, True
+    return state, False
+
+
+def units_after(result: RoundResult) -> list[int]:
+    """Every seat's life units after a round: its lives plus one while it is in, 0 out."""
+    return [
+        0 if out else lives + 1
+        for lives, out in zip(result.lives_after, result.out_after, strict=True)
+    ]
+
+
+def win_chance(units: list[int], seat: int) -> float:
+    """``seat``'s fair chance to win from everyone's life ``units``."""
+    others = tuple(sorted(u for s, u in enumerate(units) if s != seat and u > 0))
+    return fair_win_chance(units[seat], others)
+
+
+def _player(name: str, config: SchnauzConfig, seed: Any) -> Any:
+    """A registered Schnauz policy by name (``"model"``, ``"expert-jit"``) or a model file."""
+    if name.endswith(".npz"):
+        return load_model_policy(name, "schnauz", config, seed=seed)
+    if ("schnauz", name) not in REGISTRY:
+        raise ValueError(f"pimc: unknown player {name!r} (a registered name or a .npz file)")
+    return REGISTRY["schnauz", name](config=config, seed=seed)
+
+
+@register_policy("schnauz", "pimc")
+class PIMCPolicy(Policy):
+    """Determinized Monte Carlo search with the model's rollouts (module docs)."""
+
+    name = "pimc"
+    game = "schnauz"
+
+    def __init__(
+        self,
+        config: Any = None,
+        seed: int | None = None,
+        arg: str | None = None,
+        determinizations: int = DEFAULT_DETERMINIZATIONS,
+        width: int = 3,
+        margin: float = 0.0,
+        model: str = "model",
+        opponents: str = "expert-jit",
+        **_: Any,
+    ) -> None:
+        super().__init__(config if config is not None else SchnauzConfig(), seed)
+        if arg:
+            try:
+                determinizations = int(arg)
+            except ValueError:
+                raise ValueError(
+                    f"bad pimc budget {arg!r}: write 'pimc:N' with N determinizations per move"
+                ) from None
+            self.name = f"pimc:{arg}"
+        if determinizations < 1:
+            raise ValueError(f"pimc needs at least 1 determinization, got {determinizations}")
+        if width < 1:
+            raise ValueError(f"pimc needs a width of at least 1, got {width}")
+        self.determinizations = int(determinizations)
+        self.width = int(width)
+        self.margin = float(margin)
+        child = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
+        self.model = _player(model, self.config, child[0])
+        self.opponents = _player(opponents, self.config, child[1])
+        # Rollouts stop at the end of the round: "round" episodes skip dealing the next.
+        self._search_config = replace(self.config, episode="round")
+        self._encoder = ObservationEncoder(self._search_config)
+        self.impossible_deals = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            child = np.random.SeedSequence(seed).spawn(2)
+            self.model.reset(int(child[0].generate_state(1)[0]))
+            self.opponents.reset(int(child[1].generate_state(1)[0]))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        obs = np.asarray(observation, dtype=np.float32)[None]
+        prior = self.model.logits(obs)[0]
+        ranked = sorted(legal, key=lambda a: -prior[a])
+        first = int(ranked[0])
+        candidates = [int(a) for a in ranked[: self.width]]
+        if KNOCK in legal and KNOCK not in candidates:
+            candidates.append(KNOCK)
+        view = decode_observation(observation, self.config)
+        if view.phase == DEALER_CHOICE:
+            candidates = [int(a) for a in legal]
+        if len(candidates) == 1:
+            return first
+        with one_blas_thread():
+            values = self._values(view, action_mask, candidates)
+        best = int(np.argmax(values))
+        if values[best] - values[candidates.index(first)] <= self.margin:
+            return first
+        return candidates[best]
+
+    def _values(self, view: Any, action_mask: np.ndarray, candidates: list[int]) -> np.ndarray:
+        """Mean value of each candidate over the determinizations (steps 2 to 4)."""
+        states: list[SchnauzState] = []
+        for _ in range(self.determinizations):
+            state, possible = consistent_state(view, self._search_config, self.rng, action_mask)
+            self.impossible_deals += not possible
+            seed = int(self.rng.integers(2**63))
+            states += [state.clone(np.random.default_rng(seed)) for _ in candidates]
+        results: list[RoundResult | None] = [None] * len(states)
+        for i, a in enumerate(candidates * self.determinizations):
+            results[i] = states[i].apply(a)
+        self._roll_out(states, results)
+        values = np.array([win_chance(units_after(r), 0) for r in results])
+        return values.reshape(self.determinizations, len(candidates)).mean(axis=0)
+
+    def _roll_out(self, states: list[SchnauzState], results: list[RoundResult | None]) -> None:
+        """Play every unfinished state to the end of its round, all in lockstep: each step
+        is one batched call of the model (seat 0) and one of the opponents."""
+        encode = self._encoder.encode
+        while True:
+            live = [i for i, r in enumerate(results) if r is None]
+            if not live:
+                return
+            obs = np.stack([encode(states[i], states[i].current) for i in live])
+            masks = np.zeros((len(live), NUM_ACTIONS), dtype=np.int8)
+            for row, i in enumerate(live):
+                masks[row, list(states[i].legal_actions())] = 1
+            mine = np.array([states[i].current == 0 for i in live])
+            actions = np.zeros(len(live), dtype=np.int64)
+            if mine.any():
+                actions[mine] = self.model.act_batch(obs[mine], masks[mine])
+            if (~mine).any():
+                actions[~mine] = self.opponents.act_batch(obs[~mine], masks[~mine])
+            for row, i in enumerate(live):
+                results[i] = states[i].apply(int(actions[row]))
+
+
+__all__ = ["DEFAULT_DETERMINIZATIONS", "PIMCPolicy", "consistent_state"]

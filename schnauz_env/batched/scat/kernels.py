@@ -17,31 +17,17 @@ from schnauz_env.batched.common import unmanaged, unmanaged_each, unmanaged_fiel
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.scat.layout import (
     C_AUTO,
-    C_N,
-    ERR_ILLEGAL,
     F_CURRENT,
     F_ERROR,
     F_OVER,
     HS,
-    L_PLACE,
-    MASK_ROWS,
     MAXP,
     OBS_ENTRIES,
 )
-from schnauz_env.batched.scat.observe import encode, situation, write_mask
+from schnauz_env.batched.scat.observe import encode, write_mask
 from schnauz_env.batched.scat.players import greedy_action, random_action
-from schnauz_env.batched.scat.rules import new_game, play
-
-
-@njit(inline=True)
-def fresh_game(st, g, dealer, lives, rew0):
-    """:func:`new_game`; with auto-reset, a game that ends on its deal (a blitz after the
-    deal in a single-round episode, or the last opponents going out) is dealt again
-    unseen, so every game returned has a move to make."""
-    while True:
-        new_game(st, g, dealer, lives, rew0)
-        if not (st.cfg[C_AUTO] and st.gs[g, F_OVER]) or st.gs[g, F_ERROR]:
-            return
+from schnauz_env.batched.scat.rules import play
+from schnauz_env.batched.scat.vec import fresh_game, step
 
 
 @njit
@@ -74,35 +60,11 @@ def k_step(arrays, actions, rew, rew0, mask, obs, nz, want_obs, ended, round_ove
     st = unmanaged_fields(arrays)
     actions, rew, rew0, mask, obs, nz = unmanaged_each((actions, rew, rew0, mask, obs, nz))
     ended, round_over, final_places = unmanaged_each((ended, round_over, final_places))
-    cfg, gs = st.cfg, st.gs
-    n = cfg[C_N]
-    no_lives = np.full(MAXP, -1, dtype=np.int32)
-    errors = 0
-    for g in range(gs.shape[0]):
-        ended[g] = 0
-        round_over[g] = 0
-        for s in range(n):
-            rew[g, s] = 0.0
-        if gs[g, F_OVER]:
-            continue
-        a = actions[g]
-        if a < 0 or a >= MASK_ROWS.shape[1] or not MASK_ROWS[situation(cfg, gs, g), a]:
-            gs[g, F_ERROR] = ERR_ILLEGAL
-            errors += 1
-            continue
-        round_over[g] = play(st, g, a, rew)
-        if gs[g, F_OVER]:
-            ended[g] = 1
-            if cfg[C_AUTO]:
-                for s in range(n):
-                    final_places[g, s] = st.fl[g, L_PLACE + s]
-                fresh_game(st, g, -1, no_lives, rew0)
-        write_mask(cfg, gs, mask, g)
-        if want_obs:
-            encode(st, g, gs[g, F_CURRENT], obs, nz, g, False)
-        if gs[g, F_ERROR]:
-            errors += 1
-    return errors
+    records = (rew0, nz, nz, nz)  # the context of the steps: one record for every view
+    scratch = (np.full(MAXP, -1, dtype=np.int32),)
+    auto_reset = st.cfg[C_AUTO]
+    outputs = (ended, round_over, final_places)
+    return step(st, records, scratch, actions, rew, mask, obs, want_obs, auto_reset, *outputs)
 
 
 @njit

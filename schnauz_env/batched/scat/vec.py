@@ -11,7 +11,10 @@ The steps take the context that :func:`k_vec` passes: the state ``x`` (a
 :class:`~schnauz_env.batched.scat.layout.ScatArrays` of unmanaged arrays), ``y`` the
 rewards of first deals (``rew0``) and the encoder's records of the entries set in the
 learner's, the last and the opponents' views (see ``observe.encode``), and ``z``
-scratch (no lives given, a hand).
+scratch (no lives given, a hand). The same steps, with ``restart`` (a game dealt again
+after its episode ended), make the step kernel's loop, :data:`step`
+(:func:`schnauz_env.batched.step_loop.step_loop`), which
+:func:`schnauz_env.batched.scat.kernels.k_step` runs with one record for every view.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from schnauz_env.batched.jit import njit
 from schnauz_env.batched.scat import layout, players
 from schnauz_env.batched.scat import observe as O
 from schnauz_env.batched.scat.layout import (
+    C_AUTO,
     C_N,
+    F_ERROR,
     F_OUT,
+    F_OVER,
     HS,
     MASK_ROWS,
     MAXP,
@@ -35,6 +41,7 @@ from schnauz_env.batched.scat.layout import (
     ScatArrays,
 )
 from schnauz_env.batched.scat.rules import new_game, play
+from schnauz_env.batched.step_loop import step_loop
 from schnauz_env.scat.engine import NUM_ACTIONS
 
 
@@ -47,12 +54,28 @@ def legal(x, y, z, g, a):
 
 @njit(inline=True)
 def move(x, y, z, g, a, rew):
-    play(x, g, a, rew)
+    return play(x, g, a, rew)
 
 
 @njit(inline=True)
 def settled(x, y, z, g, learner):
     return x.gs[g, F_OUT + learner] != 0
+
+
+@njit(inline=True)
+def fresh_game(st, g, dealer, lives, rew0):
+    """:func:`new_game`; with auto-reset, a game that ends on its deal (a blitz after the
+    deal in a single-round episode, or the last opponents going out) is dealt again
+    unseen, so every game returned has a move to make."""
+    while True:
+        new_game(st, g, dealer, lives, rew0)
+        if not (st.cfg[C_AUTO] and st.gs[g, F_OVER]) or st.gs[g, F_ERROR]:
+            return
+
+
+@njit(inline=True)
+def restart(x, y, z, g):
+    fresh_game(x, g, -1, z[0], y[0])
 
 
 @njit(inline=True)
@@ -86,6 +109,7 @@ def write_view(x, y, z, g, seat, out, which):
 
 
 run = LL.learner_loop(sys.modules[__name__], layout)
+step = step_loop(sys.modules[__name__], layout)
 
 
 @njit

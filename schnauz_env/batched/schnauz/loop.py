@@ -25,16 +25,15 @@ from schnauz_env.batched.schnauz import state as S
 from schnauz_env.batched.schnauz.rules import is_legal, new_game, play
 from schnauz_env.batched.schnauz.state import (
     C_N,
-    ERR_ILLEGAL,
     F_CURRENT,
     F_ERROR,
     F_OUT,
     F_OVER,
-    L_PLACE,
     MAXP,
     RNG_PLAY,
     State,
 )
+from schnauz_env.batched.step_loop import step_loop
 from schnauz_env.schnauz.engine import NUM_ACTIONS
 
 
@@ -76,37 +75,11 @@ def k_step(
     final places go to ``final_places``). Returns the number of games with an error
     (illegal action, or external decks exhausted), flagged in ``gs[:, F_ERROR]``.
     """
-    cfg, keys, gs, cards, known, fl, rng, perms = unmanaged_fields(st)
-    outputs = (rew, mask, obs, ended, round_over, final_places)
-    rew, mask, obs, ended, round_over, final_places = unmanaged_each(outputs)
+    st = unmanaged_fields(st)
+    rew, mask, obs = unmanaged_each((rew, mask, obs))
+    outputs = unmanaged_each((ended, round_over, final_places))
     actions, no_lives = unmanaged_each((actions, no_lives))
-    n = cfg[C_N]
-    errors = 0
-    for g in range(gs.shape[0]):
-        ended[g] = 0
-        round_over[g] = 0
-        for s in range(n):
-            rew[g, s] = 0.0
-        if gs[g, F_OVER]:
-            continue
-        a = actions[g]
-        if a < 0 or a >= NUM_ACTIONS or not is_legal(cfg, gs, g, a):
-            gs[g, F_ERROR] = ERR_ILLEGAL
-            errors += 1
-            continue
-        round_over[g] = play(cfg, keys, gs, cards, known, fl, rng, perms, rew, g, a)
-        if gs[g, F_OVER]:
-            ended[g] = 1
-            if auto_reset:
-                for s in range(n):
-                    final_places[g, s] = fl[g, L_PLACE + s]
-                new_game(cfg, gs, cards, known, fl, rng, perms, g, -1, no_lives)
-        E.write_mask(cfg, gs, mask, g)
-        if want_obs:
-            E.encode(cfg, gs, cards, known, g, gs[g, F_CURRENT], obs, g)
-        if gs[g, F_ERROR]:
-            errors += 1
-    return errors
+    return step(st, no_lives, None, actions, rew, mask, obs, want_obs, auto_reset, *outputs)
 
 
 @njit
@@ -160,8 +133,9 @@ def k_play_random(st, rew, obs, steps, want_obs):
 
 
 # ------------------------------------------------------------- single-agent view
-# The Schnauz steps of the VecEnv's loop (:func:`~schnauz_env.batched.learner_loop.learner_loop`),
-# on the context :func:`k_vec` passes: the state ``x``, ``y`` no lives given (``z`` unused).
+# The Schnauz steps of the VecEnv's loop (:func:`~schnauz_env.batched.learner_loop.learner_loop`)
+# and of k_step's (:func:`~schnauz_env.batched.step_loop.step_loop`), on the context
+# :func:`k_vec` and :func:`k_step` pass: the state ``x``, ``y`` no lives given (``z`` unused).
 @njit(inline=True)
 def legal(x, y, z, g, a):
     return 0 <= a < NUM_ACTIONS and is_legal(x.cfg, x.gs, g, a)
@@ -169,7 +143,7 @@ def legal(x, y, z, g, a):
 
 @njit(inline=True)
 def move(x, y, z, g, a, rew):
-    play(x.cfg, x.keys, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, rew, g, a)
+    return play(x.cfg, x.keys, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, rew, g, a)
 
 
 @njit(inline=True)
@@ -178,8 +152,13 @@ def settled(x, y, z, g, learner):
 
 
 @njit(inline=True)
-def deal(x, y, z, buf, g, seat_mode):
+def restart(x, y, z, g):
     new_game(x.cfg, x.gs, x.cards, x.known, x.fl, x.rng, x.perms, g, -1, y)
+
+
+@njit(inline=True)
+def deal(x, y, z, buf, g, seat_mode):
+    restart(x, y, z, g)
     return LL.seat_learner(buf, g, seat_mode, x.cfg[C_N], x.rng, RNG_PLAY)
 
 
@@ -204,6 +183,7 @@ def write_view(x, y, z, g, seat, out, which):
 
 
 run = LL.learner_loop(sys.modules[__name__], S)
+step = step_loop(sys.modules[__name__], S)
 
 
 @njit

@@ -46,7 +46,7 @@ from schnauz_env.schnauz.engine import (
 from schnauz_env.schnauz.infoset import decode_observation, sample_state
 from schnauz_env.schnauz.observation import ObservationEncoder
 
-DEFAULT_DETERMINIZATIONS = 16
+DEFAULT_DETERMINIZATIONS = 32
 #: Deals drawn per determinization before keeping one the seat's information rules out.
 MAX_DEALS = 64
 

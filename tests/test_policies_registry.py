@@ -14,7 +14,7 @@ from policies.base import REGISTRY
 @pytest.mark.parametrize(
     ("game", "names"),
     [
-        ("schnauz", ["expert", "expert-jit", "greedy", "ismcts", "model", "random"]),
+        ("schnauz", ["expert", "expert-jit", "greedy", "ismcts", "model", "pimc", "random"]),
         ("scat", ["expert", "greedy", "model", "random"]),
         ("thirteen", ["expert", "greedy", "model", "random"]),
     ],

@@ -42,10 +42,12 @@ for _fn in (
 __all__ = [
     "draw_permutation",
     "first_dealer",
+    "next_seat",
     "popcount",
     "rand32",
     "rand_below",
     "seed_states",
+    "set_fields",
     "shuffle_forward",
     "start_lives",
     "unmanaged",
@@ -119,6 +121,21 @@ def start_lives(gs, g, n, lives, default, f_lives, f_max):
         gs[g, f_lives + s] = lives[s] if lives[0] >= 0 else default
         most = max(most, gs[g, f_lives + s])
     gs[g, f_max] = most
+
+
+@njit(inline=True)
+def set_fields(gs, g, fields, value):
+    """``gs[g, f] = value`` for every field ``f`` of the tuple ``fields``: the fields a
+    deal or a new game starts at 0, or at -1 (none)."""
+    for f in fields:
+        gs[g, f] = value
+
+
+@njit(inline=True)
+def next_seat(seat, n):
+    """The seat to the left of ``seat`` at a table of ``n`` (after ``n - 1``, seat 0)."""
+    s = seat + 1
+    return 0 if s >= n else s
 
 
 @njit(inline=True)

@@ -22,6 +22,7 @@ from schnauz_env.batched.common import (
     first_dealer,
     popcount,
     rand32,
+    set_fields,
     shuffle_forward,
     start_lives,
 )
@@ -262,22 +263,13 @@ def new_game(st, g, dealer, lives, rew0):
         fl[g, L_PLACE + s] = 0.0
         rew0[g, s] = 0.0
     start_lives(gs, g, n, lives, cfg[C_LIVES], F_LIVES, F_MAX_LIVES)
-    dealer = first_dealer(dealer, cfg[C_FIRST_DEALER], st.rng, g, RNG_DEAL, n)
-    gs[g, F_DEALER] = dealer
-    gs[g, F_ROUND] = 0
-    gs[g, F_OVER] = 0
+    gs[g, F_DEALER] = first_dealer(dealer, cfg[C_FIRST_DEALER], st.rng, g, RNG_DEAL, n)
     gs[g, F_NACTIVE] = n
-    gs[g, F_PERM_PTR] = 0
     gs[g, F_TB_PTR] = cfg[C_ROUND_DECKS]
     gs[g, F_TB_END] = cfg[C_ROUND_DECKS]
-    gs[g, F_ERROR] = 0
-    gs[g, F_REASON] = -1
-    gs[g, F_ENDED] = 0
-    gs[g, F_NDEC] = 0
-    gs[g, F_RES_KNOCKER] = -1
-    gs[g, F_DOUBLE] = -1
-    for f in (F_SEATS, F_LOSERS, F_WENT_OUT, F_BOUGHT_IN, F_RES_BLITZ, F_TIE_BREAKS):
-        gs[g, f] = 0
+    set_fields(gs, g, (F_ROUND, F_OVER, F_PERM_PTR, F_ERROR, F_ENDED, F_NDEC, F_SEATS), 0)
+    set_fields(gs, g, (F_LOSERS, F_WENT_OUT, F_BOUGHT_IN, F_RES_BLITZ, F_TIE_BREAKS), 0)
+    set_fields(gs, g, (F_REASON, F_RES_KNOCKER, F_DOUBLE), -1)
     reason = start_round(st, g)
     if reason >= 0:
         finish_rounds(st, g, reason)

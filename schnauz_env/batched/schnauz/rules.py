@@ -24,8 +24,10 @@ import numpy as np
 from schnauz_env.batched.common import (
     draw_permutation,
     first_dealer,
+    next_seat,
     popcount,
     rand32,
+    set_fields,
     shuffle_forward,
     start_lives,
 )
@@ -124,13 +126,9 @@ def knock_ok(cfg, gs, g):
 @njit(inline=True)
 def next_active(gs, g, n, seat):
     """The next seat to the left of ``seat`` still in the game."""
-    s = seat + 1
-    if s >= n:
-        s = 0
+    s = next_seat(seat, n)
     while gs[g, F_OUT + s]:
-        s += 1
-        if s >= n:
-            s = 0
+        s = next_seat(s, n)
     return s
 
 
@@ -255,21 +253,11 @@ def new_game(cfg, gs, cards, known, fl, rng, perms, g, dealer, lives):
         for i in range(3):
             cards[g, O_HANDS + 3 * s + i] = -1
     start_lives(gs, g, n, lives, cfg[C_LIVES], F_LIVES, F_MAX_LIVES)
-    dealer = first_dealer(dealer, cfg[C_FIRST_DEALER], rng, g, RNG_DEAL, n)
-    gs[g, F_DEALER] = dealer
-    gs[g, F_ROUND] = 0
-    gs[g, F_OVER] = 0
+    gs[g, F_DEALER] = first_dealer(dealer, cfg[C_FIRST_DEALER], rng, g, RNG_DEAL, n)
     gs[g, F_NACTIVE] = n
-    gs[g, F_PERM_PTR] = 0
-    gs[g, F_RPTR] = 0
-    gs[g, F_REND] = 0
-    gs[g, F_ERROR] = 0
-    gs[g, F_REASON] = -1
-    gs[g, F_LOSERS] = 0
-    gs[g, F_WENT_OUT] = 0
-    gs[g, F_RES_KNOCKER] = -1
-    gs[g, F_FIRE] = -1
-    gs[g, F_REPLAYS] = 0
+    zeros = (F_ROUND, F_OVER, F_PERM_PTR, F_RPTR, F_REND, F_ERROR, F_LOSERS, F_WENT_OUT, F_REPLAYS)
+    set_fields(gs, g, zeros, 0)
+    set_fields(gs, g, (F_REASON, F_RES_KNOCKER, F_FIRE), -1)
     start_round(cfg, gs, cards, known, rng, perms, g)
 
 

@@ -19,7 +19,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from schnauz_env.batched.common import shuffle_forward  # (registers settle_places)
+from schnauz_env.batched.common import (  # (registers settle_places)
+    next_seat,
+    set_fields,
+    shuffle_forward,
+)
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.thirteen.layout import (
     B_HAND,
@@ -380,18 +384,11 @@ def start_game(tb, st, g, leader):
         if cfg[C_INCLUDE]:
             gs[g, F_OPENING] = low
     gs[g, F_LEADER] = leader
-    bits[g, B_TABLE] = 0
+    clear_table(st, g, leader)
     bits[g, B_SEL] = 0
     bits[g, B_PLAYED] = 0
-    gs[g, F_TABLE_BY] = -1
-    gs[g, F_TABLE_KS] = -1
-    gs[g, F_TABLE_TOP] = -1
-    gs[g, F_PASSED] = 0
-    gs[g, F_SEL_K] = 0
-    gs[g, F_SEL_FIRST] = -1
-    gs[g, F_SEL_MAX] = -1
-    gs[g, F_NOUT] = 0
-    gs[g, F_CURRENT] = leader
+    set_fields(gs, g, (F_SEL_K, F_NOUT), 0)
+    set_fields(gs, g, (F_SEL_FIRST, F_SEL_MAX), -1)
     gs[g, F_PHASE] = PLAYING
     if cfg[C_INSTANT]:
         for k in range(n):
@@ -416,19 +413,9 @@ def new_game(tb, st, g, scores):
         gs[g, F_RES_FINISH + s] = -1
         fl[g, L_RET + s] = 0.0
         fl[g, L_PLACE + s] = 0.0
-    gs[g, F_GAME] = 0
-    gs[g, F_OVER] = 0
-    gs[g, F_ERROR] = 0
-    gs[g, F_PERM_PTR] = 0
-    gs[g, F_SETTLED] = 0
-    gs[g, F_REASON] = -1
-    gs[g, F_WENT_OUT] = -1
-    gs[g, F_RES_GAME] = -1
-    gs[g, F_MATCH_OVER] = 0
-    gs[g, F_LIMIT] = 0
-    gs[g, F_INSTANT_WIN] = 0
-    gs[g, F_DECIDED] = 0
-    gs[g, F_RES_NOUT] = 0
+    set_fields(gs, g, (F_GAME, F_OVER, F_ERROR, F_PERM_PTR, F_SETTLED, F_MATCH_OVER), 0)
+    set_fields(gs, g, (F_LIMIT, F_INSTANT_WIN, F_DECIDED, F_RES_NOUT), 0)
+    set_fields(gs, g, (F_REASON, F_WENT_OUT, F_RES_GAME), -1)
     start_game(tb, st, g, -1)
 
 
@@ -436,14 +423,23 @@ def new_game(tb, st, g, scores):
 @njit(inline=True)
 def next_holder(st, g, n, seat):
     """The next seat to the left of ``seat`` that still holds cards."""
-    s = seat + 1
-    if s >= n:
-        s = 0
+    s = next_seat(seat, n)
     while st.bits[g, B_HAND + s] == 0:
-        s += 1
-        if s >= n:
-            s = 0
+        s = next_seat(s, n)
     return s
+
+
+@njit(inline=True)
+def record_result(gs, g, reason, seat, nout):
+    """The latest result of game ``g`` (see ``BatchedThirteen.last_result``): its
+    ``reason``, the ``seat`` that went out, the game, and the finish order of its first
+    ``nout`` seats."""
+    gs[g, F_REASON] = reason
+    gs[g, F_WENT_OUT] = seat
+    gs[g, F_RES_GAME] = gs[g, F_GAME]
+    gs[g, F_RES_NOUT] = nout
+    for i in range(P):
+        gs[g, F_RES_FINISH + i] = gs[g, F_FINISH + i] if i < nout else -1
 
 
 @njit(inline=True)
@@ -476,13 +472,9 @@ def advance(st, g, seat):
         else:
             clear_table(st, g, next_holder(st, g, n, tb_seat))
         return
-    s = seat + 1
-    if s >= n:
-        s = 0
+    s = next_seat(seat, n)
     while bits[g, B_HAND + s] == 0 or (passed >> s) & 1:
-        s += 1
-        if s >= n:
-            s = 0
+        s = next_seat(s, n)
     gs[g, F_CURRENT] = s
 
 
@@ -554,12 +546,7 @@ def end_game(tb, st, rew, g, reason, seat, instant):
         gs[g, F_POINTS + seat] = n - 1
     for s in range(n):
         gs[g, F_SCORES + s] += gs[g, F_POINTS + s]
-    gs[g, F_REASON] = reason
-    gs[g, F_WENT_OUT] = seat
-    gs[g, F_RES_GAME] = gs[g, F_GAME]
-    gs[g, F_RES_NOUT] = nout
-    for i in range(P):
-        gs[g, F_RES_FINISH + i] = gs[g, F_FINISH + i] if i < nout else -1
+    record_result(gs, g, reason, seat, nout)
     gs[g, F_INSTANT_WIN] = instant
     gs[g, F_LIMIT] = 0
     gs[g, F_GAME] += 1
@@ -681,12 +668,7 @@ def went_out(tb, st, rew, g):
         gs[g, F_FINISH + nout] = last
         gs[g, F_NOUT] = nout + 1
         return end_game(tb, st, rew, g, R_GAME_OVER, seat, 0)
-    gs[g, F_REASON] = R_OUT
-    gs[g, F_WENT_OUT] = seat
-    gs[g, F_RES_GAME] = gs[g, F_GAME]
-    gs[g, F_RES_NOUT] = nout
-    for i in range(P):
-        gs[g, F_RES_FINISH + i] = gs[g, F_FINISH + i] if i < nout else -1
+    record_result(gs, g, R_OUT, seat, nout)
     gs[g, F_MATCH_OVER] = 0
     gs[g, F_LIMIT] = 0
     gs[g, F_INSTANT_WIN] = 0

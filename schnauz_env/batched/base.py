@@ -59,7 +59,7 @@ from schnauz_env.batched.common import seed_states
 from schnauz_env.batched.jit import SameTypes, warn_if_slow
 from schnauz_env.common.options import make_config
 
-__all__ = ["BatchedGame", "LivesGame", "check_decks", "integers"]
+__all__ = ["BatchedGame", "LivesGame", "check_decks", "dealer_and_decks", "integers"]
 
 
 def integers(name: str, value: Any, low: int, high: int, what: str) -> np.ndarray:
@@ -87,6 +87,20 @@ def check_decks(decks: Any, num_games: int, deck_size: int, unit: str = "rounds"
     if not (np.sort(decks, axis=2) == np.arange(deck_size)).all():
         raise ValueError(f"every deck must be a permutation of 0..{top}")
     return np.ascontiguousarray(decks, dtype=np.int8)
+
+
+def dealer_and_decks(config: Any, seed: int, count: int, deck_size: int) -> tuple[int, np.ndarray]:
+    """What a lives game's reference (Schnauz, Scat) draws from ``default_rng(seed)``:
+    ``rng.integers(n)`` for the first dealer (the config's ``first_dealer`` when it has
+    one), then one ``rng.permutation(deck_size)`` per round. Returns ``(dealer, perms)``,
+    ``perms`` of shape ``(count, deck_size)`` int8."""
+    rng = np.random.default_rng(seed)
+    drawn = int(rng.integers(config.num_players))
+    dealer = config.first_dealer if config.first_dealer is not None else drawn
+    perms = np.empty((count, deck_size), dtype=np.int8)
+    for k in range(count):
+        perms[k] = rng.permutation(deck_size)
+    return dealer, perms
 
 
 def field_view(name: str, doc: str, per_seat: bool = False, flag: bool = False) -> Any:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import LivesGame, check_decks, field_view
+from schnauz_env.batched.base import LivesGame, check_decks, dealer_and_decks, field_view
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
@@ -66,14 +66,8 @@ def reference_decks(
     for the longest game: :func:`rounds_bound`), ready for ``reset(decks=...,
     dealers=...)``.
     """
-    rng = np.random.default_rng(seed)
-    drawn = int(rng.integers(config.num_players))
-    dealer = config.first_dealer if config.first_dealer is not None else drawn
     count = count if count is not None else rounds_bound(config)
-    perms = np.empty((count, NC), dtype=np.int8)
-    for k in range(count):
-        perms[k] = rng.permutation(NC)
-    return dealer, perms
+    return dealer_and_decks(config, seed, count, NC)
 
 
 class BatchedScat(LivesGame):

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import LivesGame, check_decks
+from schnauz_env.batched.base import LivesGame, check_decks, dealer_and_decks
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz import state as S
@@ -47,15 +47,8 @@ def reference_decks(
     (by default enough rounds for the longest game), ready for
     ``reset(decks=..., dealers=...)``.
     """
-    rng = np.random.default_rng(seed)
-    drawn = int(rng.integers(config.num_players))
-    dealer = config.first_dealer if config.first_dealer is not None else drawn
     count = count if count is not None else rounds_bound(config)
-    nc = config.deck_size
-    perms = np.empty((count, nc), dtype=np.int8)
-    for k in range(count):
-        perms[k] = rng.permutation(nc)
-    return dealer, perms
+    return dealer_and_decks(config, seed, count, config.deck_size)
 
 
 class BatchedSchnauz(LivesGame):

@@ -22,6 +22,7 @@ from policies import (  # noqa: F401
     scat_expert_jit,
     schnauz,
     thirteen,
+    thirteen_expert_jit,
 )
 from policies.base import REGISTRY, Policy
 from policies.mlp import load_model_policy

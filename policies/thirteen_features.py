@@ -19,7 +19,12 @@ The expert's tunable numbers are frozen with the feature set's version: :data:`V
 holds :class:`~policies.thirteen.ExpertPolicy`'s values when v1 shipped, written out, so
 retuning the expert changes neither these features nor the moves of a model trained on
 them (a new parameter set is a new name, ``thirteen-expert-v2``).
-``tests/test_thirteen_features.py`` holds the features of a fixed set of positions.
+``tests/test_feature_sets.py`` holds the features of a fixed set of positions.
+
+A batch is computed by one call of the compiled Thirteen expert's kernel
+(:func:`policies.thirteen_expert_jit.features_kernel`), which plays the expert's moves
+exactly; :meth:`ThirteenExpertFeatures.row` (the Python expert, the reference) is kept
+for the tests.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import numpy as np
 
 from policies.base import RowFeatures, with_params
 from policies.thirteen import ExpertPolicy
+from policies.thirteen_expert_jit import features_kernel, layout_record
 from schnauz_env.thirteen.config import ThirteenConfig
 from schnauz_env.thirteen.engine import NUM_ACTIONS, PLAY
 from schnauz_env.thirteen.infoset import decode_observation
@@ -50,6 +56,11 @@ class ThirteenExpertFeatures(RowFeatures):
     def __init__(self, config: ThirteenConfig, seed: int = 0) -> None:
         super().__init__(config, ObservationEncoder(config).size, seed)
         self.expert = with_params(ExpertPolicy(config, seed=seed), V1_PARAMS)
+        self._lay = layout_record(config)
+
+    def rows(self, batch: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+        """The whole batch in one compiled call (the same blocks as :meth:`row`)."""
+        features_kernel(batch, self.expert, self._lay, out)
 
     def expert_action(self, obs: np.ndarray) -> int | None:
         """The expert's action in the position ``obs`` shows (``None``: not the

@@ -77,7 +77,7 @@ def test_the_move_depends_on_the_seats_information_only():
     config = SchnauzConfig()
     enc = ObservationEncoder(config)
     checked = 0
-    for state, obs, mask in positions(config, games=3, seed=9):
+    for state, obs, _ in positions(config, games=3, seed=9):
         if state.phase not in (TURNS, FINAL_CIRCLE) or checked >= 12:
             continue
         other = hidden_cards_moved(state, seed=checked)
@@ -143,8 +143,7 @@ def test_the_budget_is_named_and_checked():
 
 def test_an_evaluation_is_reproducible():
     runs = [
-        evaluate(["pimc:2", "expert-jit"], players=2, games=4, seed=6, workers=1)
-        for _ in range(2)
+        evaluate(["pimc:2", "expert-jit"], players=2, games=4, seed=6, workers=1) for _ in range(2)
     ]
     assert [p.wins for p in runs[0].policies] == [p.wins for p in runs[1].policies]
     assert runs[0].games == 4

@@ -52,6 +52,24 @@ class Policy:
         return f"{type(self).__name__}(name={self.name!r}, game={self.game!r})"
 
 
+def search_budget(policy: Policy, arg: str | None, budget: int, unit: str) -> int:
+    """The budget of a search player: ``arg`` (``"400"`` from ``"ismcts:400"``) when given,
+    which also names the player (``policy.name`` becomes ``"ismcts:400"``), else ``budget``.
+    ``ValueError`` naming the syntax if ``arg`` is not a number, or if the budget is below
+    1. ``unit`` says what the budget counts, in the plural (``"simulations"``)."""
+    if arg:
+        try:
+            budget = int(arg)
+        except ValueError:
+            raise ValueError(
+                f"bad {policy.name} budget {arg!r}: write '{policy.name}:N' with N {unit} per move"
+            ) from None
+        policy.name = f"{policy.name}:{arg}"
+    if budget < 1:
+        raise ValueError(f"{policy.name} needs a budget of at least 1 ({unit}), got {budget}")
+    return int(budget)
+
+
 PolicyFactory = Callable[..., Policy]
 #: Every registered policy factory by ``(game, name)``, filled by :func:`register_policy`
 #: when a player module is imported (:mod:`policies.registry` imports them all).

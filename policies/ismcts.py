@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.base import Policy, register_policy
+from policies.base import Policy, register_policy, search_budget
 from policies.schnauz import (
     DEFAULT_SKILL,
     ExpertPolicy,
@@ -101,16 +101,7 @@ class ISMCTSPolicy(Policy):
         **_: Any,
     ) -> None:
         super().__init__(config if config is not None else SchnauzConfig(), seed)
-        if arg:
-            try:
-                simulations = int(arg)
-            except ValueError:
-                raise ValueError(
-                    f"bad ismcts budget {arg!r}: write 'ismcts:N' with N simulations per move"
-                ) from None
-            self.name = f"ismcts:{arg}"
-        if simulations < 1:
-            raise ValueError(f"ismcts needs at least 1 simulation per move, got {simulations}")
+        simulations = search_budget(self, arg, simulations, "simulations")
         if opponents not in ("model", "tree"):
             raise ValueError(f"opponents must be 'model' or 'tree', got {opponents!r}")
         self.simulations = int(simulations)

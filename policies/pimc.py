@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.base import REGISTRY, Policy, register_policy
+from policies.base import REGISTRY, Policy, register_policy, search_budget
 from policies.mlp import load_model_policy, one_blas_thread
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz.config import SchnauzConfig
@@ -108,19 +108,9 @@ class PIMCPolicy(Policy):
         **_: Any,
     ) -> None:
         super().__init__(config if config is not None else SchnauzConfig(), seed)
-        if arg:
-            try:
-                determinizations = int(arg)
-            except ValueError:
-                raise ValueError(
-                    f"bad pimc budget {arg!r}: write 'pimc:N' with N determinizations per move"
-                ) from None
-            self.name = f"pimc:{arg}"
-        if determinizations < 1:
-            raise ValueError(f"pimc needs at least 1 determinization, got {determinizations}")
+        self.determinizations = search_budget(self, arg, determinizations, "determinizations")
         if width < 1:
             raise ValueError(f"pimc needs a width of at least 1, got {width}")
-        self.determinizations = int(determinizations)
         self.width = int(width)
         self.margin = float(margin)
         child = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)

@@ -135,7 +135,7 @@ def test_the_budget_is_named_and_checked():
     assert policy.determinizations == 5 and policy.name == "pimc:5"
     with pytest.raises(ValueError, match="bad pimc budget 'many'"):
         make_policy("pimc:many", game="schnauz", config=SchnauzConfig(), seed=0)
-    with pytest.raises(ValueError, match="at least 1 determinization"):
+    with pytest.raises(ValueError, match=r"budget of at least 1 \(determinizations\)"):
         PIMCPolicy(SchnauzConfig(), determinizations=0)
     with pytest.raises(ValueError, match="unknown player 'nobody'"):
         PIMCPolicy(SchnauzConfig(), opponents="nobody")

@@ -17,9 +17,10 @@ scat      ``strong``   clone ``expert`` through the ``scat-expert-v1`` features 
                        estimates as inputs), then MaskablePPO against three ``expert``
                        on the batched engine with the ``win-chance`` reward, the rate
                        decayed linearly to 0
-thirteen  ``strong``   clone ``expert`` through ``thirteen-expert-v1`` (its next move
-                       as inputs), then MaskablePPO against three ``expert`` on the
-                       batched engine with the place reward, the rate decayed to 0
+thirteen  ``strong``   clone ``expert-jit`` through ``thirteen-expert-v1`` (its next
+                       move as inputs), then MaskablePPO against three ``expert-jit``
+                       on the batched engine with the place reward, the rate decayed
+                       to 0 (``expert-jit`` plays ``expert``'s moves exactly, faster)
 ========  ===========  ================================================================
 
 The wall time of each on a 2-core machine is in the README (section "Trained agents").
@@ -90,10 +91,13 @@ PRESETS: dict[str, dict[str, dict[str, Any]]] = {
             "reward": "place",
             "learning_rate": 3e-4,
             "ent_coef": 0.01,
+            "opponents": ("expert-jit",),
+            "pretrain_teacher": "expert-jit",
             "pretrain_epochs": 2,
             "pretrain_games": 1000,
             "total_steps": 600_000,
             "eval_every": 300_000,
+            "eval_opponents": ("expert-jit", "greedy"),
         },
     },
 }

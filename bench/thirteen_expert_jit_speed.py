@@ -1,0 +1,170 @@
+"""The compiled Thirteen expert against the Python one, side by side in one run.
+
+    python bench/thirteen_expert_jit_speed.py                    # moves and feature rows
+    python bench/thirteen_expert_jit_speed.py --train 20000      # and two short training runs
+
+The states are the decisions met in seeded games between experts (those with a single
+legal action included, as a training run meets them). Both players then decide every
+state: ``expert`` one ``act`` call per state, ``expert-jit`` one ``act_batch`` call per
+batch; the ``thirteen-expert-v1`` features of the same states are computed row by row in
+Python (the reference, ``RowFeatures.rows``) and by the compiled kernel, a batch a call.
+Both experts keep what they learn about hands (the reference's ``lru_cache`` of
+``decompose``, the kernels' partition cache), so each side is timed twice: from an
+empty cache ("cold") and again on the same states ("warm", as in a long run). The
+compiled side runs once before it is timed (the first run compiles the kernels and
+caches them), on other states.
+
+``--train N`` also runs ``python -m training.train --game thirteen --preset strong`` for
+``N`` steps twice, without cloning and with a 4-game final evaluation: against
+``expert`` opponents with the Python features (the old path), and against
+``expert-jit`` opponents with the compiled features. Each rate is the env-steps per
+second of the run's PPO loop after its first rollout (read off SB3's ``time/fps``,
+so start-up and compilation do not count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from policies import thirteen_expert_jit
+from policies.base import RowFeatures
+from policies.thirteen import ExpertPolicy, decompose
+from policies.thirteen_expert_jit import ThirteenExpertJitPolicy
+from policies.thirteen_features import ThirteenExpertFeatures
+from schnauz_env.thirteen import ThirteenConfig
+from training.datasets import build_dataset, selfplay_records
+
+#: Runs training.train with the Python feature rows (what thirteen-expert-v1 computed
+#: before the compiled kernel), the command line's arguments passed on.
+PYTHON_FEATURES = """
+import runpy, sys
+import policies.base, policies.thirteen_features
+policies.thirteen_features.ThirteenExpertFeatures.rows = policies.base.RowFeatures.rows
+sys.argv = ["training.train", *sys.argv[1:]]
+runpy.run_module("training.train", run_name="__main__", alter_sys=True)
+"""
+
+
+def game_states(config: ThirteenConfig, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The observations and masks of every decision of ``games`` games of experts (its
+    compiled copy plays the same moves, faster)."""
+    records = selfplay_records(
+        ["expert-jit"], game="thirteen", players=config.num_players, games=games, seed=seed,
+        workers=1,
+    )  # fmt: skip
+    data = build_dataset(records)
+    return data["obs"], data["masks"].astype(np.int8)
+
+
+def per_item(fn, items: int) -> float:
+    """Microseconds per item of one call of ``fn``."""
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) / items * 1e6
+
+
+def forget() -> None:
+    """Empty both experts' caches of solved hands."""
+    decompose.cache_clear()
+    thirteen_expert_jit.partition_cache()[0][:] = -1
+
+
+def steady_rate(run: Path) -> float:
+    """Env-steps per second of a run's PPO loop after its first rollout (from SB3's
+    cumulative ``time/fps``)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (events,) = run.glob("tb/**/events.*")
+    acc = EventAccumulator(str(events))
+    acc.Reload()
+    points = [(e.step, e.step / e.value) for e in acc.Scalars("time/fps")]
+    (s0, t0), (s1, t1) = points[0], points[-1]
+    return (s1 - s0) / (t1 - t0)
+
+
+def train_rate(steps: int, opponents: str, python_features: bool, run_dir: Path) -> float:
+    """The steady env-steps/s of a short ``--preset strong`` Thirteen run."""
+    name = f"{opponents}-{'py' if python_features else 'jit'}"
+    args = [
+        "--game", "thirteen", "--preset", "strong", "--opponents", opponents,
+        "--features", "thirteen-expert-v1", "--total-steps", str(steps),
+        "--pretrain-teacher", "", "--eval-every", "0", "--eval-games", "4",
+        "--eval-opponents", opponents, "--run-dir", str(run_dir), "--run-name", name,
+    ]  # fmt: skip
+    head = ["-c", PYTHON_FEATURES] if python_features else ["-m", "training.train"]
+    subprocess.run([sys.executable, *head, *args], check=True, stdout=subprocess.DEVNULL)
+    return steady_rate(run_dir / name)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=40, help="games of experts to decide again")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--train", type=int, default=0, help="steps of each training run (0: none)")
+    args = ap.parse_args()
+    config = ThirteenConfig(num_players=args.players)
+    obs, masks = game_states(config, args.games, args.seed)
+    n, b = len(obs), args.batch
+    batches = range(0, n, b)
+
+    jit = ThirteenExpertJitPolicy(config)
+    warm_obs, warm_masks = game_states(config, 2, args.seed + 1)
+    jit.act_batch(warm_obs, warm_masks)  # compiles once
+    feats = ThirteenExpertFeatures(config)
+    feats.features(warm_obs)
+    out = np.zeros((n, feats.size), dtype=np.float32)
+    seeds = np.zeros(n, dtype=np.int64)
+
+    expert = ExpertPolicy(config)
+    python_moves = lambda: [expert.act(o, m) for o, m in zip(obs, masks, strict=True)]  # noqa: E731
+    jit_moves = lambda: [jit.act_batch(obs[i : i + b], masks[i : i + b]) for i in batches]  # noqa: E731
+    python_rows = lambda: RowFeatures.rows(feats, obs, seeds, out)  # noqa: E731
+    jit_rows = lambda: [feats.features(obs[i : i + b]) for i in batches]  # noqa: E731
+    choice = masks.sum(axis=1) > 1  # the states with a decision to make
+    co, cm = obs[choice], masks[choice]
+    nc = len(co)
+    python_choices = lambda: [expert.act(o, m) for o, m in zip(co, cm, strict=True)]  # noqa: E731
+    jit_choices = lambda: [jit.act_batch(co[i : i + b], cm[i : i + b]) for i in range(0, nc, b)]  # noqa: E731
+    rates = {}
+    for what, python, compiled, items in (
+        ("moves", python_moves, jit_moves, n),
+        ("choices", python_choices, jit_choices, nc),
+        ("rows", python_rows, jit_rows, n),
+    ):
+        forget()
+        cold = per_item(python, items), per_item(compiled, items)
+        warm = per_item(python, items), per_item(compiled, items)
+        rates[what] = cold, warm
+
+    print(f"{n} states ({nc} with more than one legal action), {args.players} players, batch {b}")
+    for what, label, left, right in (
+        ("moves", "moves    ", "expert", "expert-jit"),
+        ("choices", "choices  ", "expert", "expert-jit"),
+        ("rows", "features ", "python", "compiled  "),
+    ):
+        for name, (py, jt) in zip(("cold", "warm"), rates[what], strict=True):
+            print(
+                f"{label} {name}  {left} {1e6 / py:9.0f}/s ({py:7.1f} us)   {right} "
+                f"{1e6 / jt:9.0f}/s ({jt:6.1f} us)   {py / jt:5.1f}x"
+            )
+    if args.train:
+        with tempfile.TemporaryDirectory() as tmp:
+            old = train_rate(args.train, "expert", True, Path(tmp))
+            new = train_rate(args.train, "expert-jit", False, Path(tmp))
+        print(
+            f"training  expert + python features {old:7.0f} env-steps/s   "
+            f"expert-jit + compiled features {new:7.0f} env-steps/s   {new / old:5.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,4 +1,5 @@
-"""What the compiled players share (:mod:`policies.expert_jit`, :mod:`policies.scat_expert_jit`).
+"""What the compiled players share (:mod:`policies.expert_jit`, :mod:`policies.scat_expert_jit`,
+:mod:`policies.thirteen_expert_jit`).
 
 * :class:`KernelSet`: a module's kernels and the helpers they call, rebound to their
   numba versions the first time a player needs them (importing :mod:`policies` stays

@@ -16,7 +16,7 @@ from policies.base import REGISTRY
     [
         ("schnauz", ["expert", "expert-jit", "greedy", "ismcts", "model", "pimc", "random"]),
         ("scat", ["expert", "greedy", "model", "random"]),
-        ("thirteen", ["expert", "greedy", "model", "random"]),
+        ("thirteen", ["expert", "expert-jit", "greedy", "model", "random"]),
     ],
 )
 def test_importing_policies_registers_every_player(game: str, names: list[str]) -> None:

@@ -208,17 +208,17 @@ def _workspace(gcost, ckey, ccost, cinfo):
         np.full((NUM_KINDS, NR, HAND_SIZE + 1), -1, dtype=np.int64),
         np.zeros(NR, dtype=np.int64),
         np.full(MAX_SUBHANDS, -1, dtype=np.int64),
-        np.zeros(MAX_SUBHANDS, dtype=np.float64),
-        np.zeros(MAX_SUBHANDS, dtype=np.int64),
-        np.zeros(MAX_SUBHANDS, dtype=np.int64),
-        np.zeros(MAX_SUBHANDS, dtype=np.int64),
+        np.empty(MAX_SUBHANDS, dtype=np.float64),  # the memo: read only where stamped
+        np.empty(MAX_SUBHANDS, dtype=np.int64),
+        np.empty(MAX_SUBHANDS, dtype=np.int64),
+        np.empty(MAX_SUBHANDS, dtype=np.int64),
         np.zeros(STACK, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.int64),
-        np.zeros(MAX_SUBHANDS, dtype=np.int64),
+        np.empty(MAX_SUBHANDS, dtype=np.int64),
         np.zeros(NR, dtype=np.int64),
         np.zeros((MAX_BLOCKS, 4), dtype=np.int64),
         np.zeros((PER_RANK + 1, NR + 1), dtype=np.int64),
@@ -863,7 +863,16 @@ class ThirteenExpertJitPolicy(ExpertPolicy):
         super().__init__(config, seed, **kwargs)
         self._lay = layout_record(self.config)
         self._size = int(self._lay["obs_size"][0])
+        self._params_key: tuple[Any, ...] = ()
+        self._params_rec = param_record(self)
         _kernels.compile()
+
+    def _params(self) -> np.ndarray:
+        """:func:`param_record` of the tunables as they are now (rebuilt when one changed)."""
+        key = tuple(getattr(self, name) for name in PARAMS_DTYPE.names)
+        if key != self._params_key:
+            self._params_key, self._params_rec = key, param_record(self)
+        return self._params_rec
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
@@ -888,7 +897,7 @@ class ThirteenExpertJitPolicy(ExpertPolicy):
             masks,
             GROUP_COST,
             *partition_cache(),
-            param_record(self),
+            self._params(),
             self._lay,
             actions,
         )

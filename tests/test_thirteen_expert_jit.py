@@ -105,13 +105,13 @@ def test_moves_are_the_experts_exactly(config):
 
 
 def test_the_tunables_are_the_experts():
-    """Retuned on the instance (as a feature set's frozen version does) or on the class,
-    the compiled expert still plays the reference's moves."""
+    """Retuned on the instance (as a feature set's frozen version does), before its
+    first moves or after, the compiled expert still plays the reference's moves."""
     config = ThirteenConfig(num_players=3)
     obs, masks = game_states(config, 6, 14)
+    jit = ThirteenExpertJitPolicy(config)
     for spend_penalty, margin in ((0.0, 0.5), (2.5, -1.0)):
         ref = ExpertPolicy(config)
-        jit = ThirteenExpertJitPolicy(config)
         for policy in (ref, jit):
             policy.spend_penalty, policy.margin = spend_penalty, margin
         want = [ref.act(o, m) for o, m in zip(obs, masks, strict=True)]

@@ -8,13 +8,16 @@
   parameters and the observation layout (fields read by name; :func:`layout_dtype`,
   :func:`observation_record`);
 * :func:`check_rows` and :func:`check_masks`: a batch of observations and action masks
-  as the kernels take them, or a ``ValueError`` that says what was expected.
+  as the kernels take them, or a ``ValueError`` that says what was expected;
+* :class:`CompiledExpert`: what a compiled copy of a stateless expert adds to it (``act``
+  and ``act_batch`` on one compiled call, the tunables' record rebuilt only when one
+  changed).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -116,3 +119,71 @@ def check_masks(action_masks: np.ndarray, rows: int, actions: int) -> np.ndarray
     if masks.shape != (rows, actions):
         raise ValueError(f"action masks of shape {masks.shape}: expected ({rows}, {actions})")
     return masks
+
+
+class CompiledExpert:
+    """A mixin for the compiled copy of an expert that keeps no state between moves
+    (Scat's, Thirteen's), put before the reference expert in the bases.
+
+    A subclass sets :attr:`params_dtype` and :attr:`param_record` (the tunables, read
+    off the instance by the names of the dtype's fields), :attr:`num_actions`,
+    :attr:`rows_what` (what of the config decides the observation's size, for the
+    error) and :attr:`no_action` (the error when a row has no legal action), calls
+    :meth:`_compiled_init` with its layout record, and writes the compiled call in
+    :meth:`_decide`.
+    """
+
+    params_dtype: np.dtype
+    #: The record of the tunables of an expert (a function of the expert).
+    param_record: Callable[[Any], np.ndarray]
+    num_actions: int
+    no_action = "an action mask is empty: there is no legal action to choose"
+
+    def _compiled_init(self, lay: np.ndarray) -> None:
+        """Keep the layout record ``lay`` and the observation size, and build the
+        tunables' record."""
+        self._lay = lay
+        self._size = int(lay["obs_size"][0])
+        self._params_key: tuple[Any, ...] = ()
+        self._params_rec = type(self).param_record(self)
+
+    @property
+    def rows_what(self) -> str:
+        """What of the config decides the observation's size (named in the error)."""
+        return "the observation"
+
+    def _params(self) -> np.ndarray:
+        """:attr:`param_record` of the tunables as they are now (rebuilt when one changed)."""
+        key = tuple(getattr(self, name) for name in self.params_dtype.names)
+        if key != self._params_key:
+            self._params_key, self._params_rec = key, type(self).param_record(self)
+        return self._params_rec
+
+    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
+        """Write the moves of the checked rows ``obs`` and ``masks`` into ``actions``
+        (-1 where a row has no legal action): the compiled call."""
+        raise NotImplementedError
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The move of one observation: :meth:`act_batch` on a batch of one."""
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        action_masks: np.ndarray,
+        games: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Moves for ``(B, obs)`` observations and ``(B, actions)`` masks in one compiled
+        call: the reference's moves on the same rows in order (drawing from the policy's
+        generator if the reference draws). ``games`` is accepted for the VecEnvs'
+        per-game opponents and not needed: the expert keeps no state between moves."""
+        obs = check_rows(observations, self._size, self.rows_what)
+        masks = check_masks(action_masks, obs.shape[0], self.num_actions)
+        actions = np.zeros(obs.shape[0], dtype=np.int64)
+        if obs.shape[0] == 0:
+            return actions
+        self._decide(obs, masks, actions)
+        if (actions < 0).any():
+            raise ValueError(self.no_action)
+        return actions

@@ -730,14 +730,23 @@ def set_rng_state(rng: np.random.Generator, st: np.ndarray) -> None:
 
 # ------------------------------------------------------------------ the policy
 @register_policy("scat", "expert-jit")
-class ScatExpertJitPolicy(ExpertPolicy):
-    """The Scat ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`.
+class ScatExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
+    """The Scat ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`
+    (``(B, obs)`` observations and ``(B, 9)`` masks, the moves drawn from the policy's
+    generator as the reference draws them).
 
     Its tunables (and ``"expert-jit:R"`` for the risk) are the reference's, whose
     methods it inherits; only the moves are compiled."""
 
     name = "expert-jit"
     game = "scat"
+    params_dtype = PARAMS_DTYPE
+    param_record = staticmethod(param_record)
+    num_actions = NUM_ACTIONS
+    no_action = (
+        "an observation shows no hand, or its action mask is empty: there is no "
+        "legal action to choose"
+    )
 
     def __init__(
         self, config: Any = None, seed: int | None = None, arg: str | None = None, **_: Any
@@ -745,46 +754,18 @@ class ScatExpertJitPolicy(ExpertPolicy):
         super().__init__(config, seed, arg)
         if arg:
             self.name = f"expert-jit:{arg}"
-        self._lay = layout_record(self.config)
-        self._size = int(self._lay["obs_size"][0])
-        self._params_key: tuple[Any, ...] = ()
-        self._params_rec = param_record(self)
+        self._compiled_init(layout_record(self.config))
         _kernels.compile()
 
-    def _params(self) -> np.ndarray:
-        """:func:`param_record` of the tunables as they are now (rebuilt when one changed)."""
-        key = tuple(getattr(self, name) for name in PARAMS_DTYPE.names)
-        if key != self._params_key:
-            self._params_key, self._params_rec = key, param_record(self)
-        return self._params_rec
+    @property
+    def rows_what(self) -> str:
+        """The hand size, which decides the observation's size."""
+        return f"hand size {self.config.hand_size}"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        action_masks: np.ndarray,
-        games: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """Moves for ``(B, obs)`` observations and ``(B, 9)`` masks: the reference's moves
-        on the same rows in order, drawing from the policy's generator. ``games`` is
-        accepted for the VecEnvs' per-game opponents and not needed: the Scat expert
-        keeps no state between moves."""
-        obs = support.check_rows(observations, self._size, f"hand size {self.config.hand_size}")
-        masks = support.check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
-        actions = np.zeros(obs.shape[0], dtype=np.int64)
-        if obs.shape[0] == 0:
-            return actions
+    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
         st = rng_state(self.rng)
         _run("_k_act", obs, masks, POINTS_TABLE, self._params(), self._lay, st, actions)
         set_rng_state(self.rng, st)
-        if (actions < 0).any():
-            raise ValueError(
-                "an observation shows no hand, or its action mask is empty: there is no "
-                "legal action to choose"
-            )
-        return actions
 
 
 def features_kernel(

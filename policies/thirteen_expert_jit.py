@@ -850,60 +850,28 @@ def param_record(expert: Any) -> np.ndarray:
 
 # ------------------------------------------------------------------ the policy
 @register_policy("thirteen", "expert-jit")
-class ThirteenExpertJitPolicy(ExpertPolicy):
-    """The Thirteen ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`.
+class ThirteenExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
+    """The Thirteen ``expert`` compiled with numba: the same moves; batches with :meth:`act_batch`
+    (``(B, obs)`` observations and ``(B, 54)`` masks).
 
     Its tunables are the reference's (class attributes, or set on the instance), whose
     methods it inherits; only the moves are compiled."""
 
     name = "expert-jit"
     game = "thirteen"
+    params_dtype = PARAMS_DTYPE
+    param_record = staticmethod(param_record)
+    num_actions = NUM_ACTIONS
+    rows_what = "the Thirteen observation"
 
     def __init__(self, config: Any = None, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(config, seed, **kwargs)
-        self._lay = layout_record(self.config)
-        self._size = int(self._lay["obs_size"][0])
-        self._params_key: tuple[Any, ...] = ()
-        self._params_rec = param_record(self)
+        self._compiled_init(layout_record(self.config))
         _kernels.compile()
 
-    def _params(self) -> np.ndarray:
-        """:func:`param_record` of the tunables as they are now (rebuilt when one changed)."""
-        key = tuple(getattr(self, name) for name in PARAMS_DTYPE.names)
-        if key != self._params_key:
-            self._params_key, self._params_rec = key, param_record(self)
-        return self._params_rec
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
-
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        action_masks: np.ndarray,
-        games: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """Moves for ``(B, obs)`` observations and ``(B, 54)`` masks in one compiled call:
-        the reference's moves on the same rows. ``games`` is accepted for the VecEnvs'
-        per-game opponents and not needed: the expert keeps no state between moves."""
-        obs = support.check_rows(observations, self._size, "the Thirteen observation")
-        masks = support.check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
-        actions = np.zeros(obs.shape[0], dtype=np.int64)
-        if obs.shape[0] == 0:
-            return actions
-        _run(
-            "_k_act",
-            obs,
-            masks,
-            GROUP_COST,
-            *partition_cache(),
-            self._params(),
-            self._lay,
-            actions,
-        )
-        if (actions < 0).any():
-            raise ValueError("an action mask is empty: there is no legal action to choose")
-        return actions
+    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
+        cache = partition_cache()
+        _run("_k_act", obs, masks, GROUP_COST, *cache, self._params(), self._lay, actions)
 
 
 def features_kernel(obs: np.ndarray, expert: Any, lay: np.ndarray, out: np.ndarray) -> None:

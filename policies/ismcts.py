@@ -66,6 +66,37 @@ MAX_DEALS = 256
 BIASED_TRIES = 16
 
 
+def determinize(
+    view: Any,
+    config: SchnauzConfig,
+    rng: np.random.Generator,
+    rnd: _random.Random,
+    action_mask: np.ndarray,
+    key: Any,
+    skill: int | tuple[int, int, int] = DEFAULT_SKILL,
+) -> tuple[SchnauzState, bool]:
+    """A full state drawn from what the seat of ``view`` knows (it is seat 0 of the
+    state), and whether it is possible.
+
+    The opponents' hidden cards come from the expert's calibrated deal
+    (:func:`~policies.schnauz.sample_hands`, ``skill`` draws per hand, the best kept:
+    players keep good cards, and a uniform deal makes them far too weak); after
+    ``BIASED_TRIES`` deals, uniform ones. A deal the seat's information rules out is
+    drawn again: once the dealer has chosen, an opponent still in the round cannot hold
+    Fire or Schnauz (it would have ended the round when it was dealt or made; the
+    engine's ``sealed_seats``). The biased deal draws such hands often (7% of
+    determinizations at the default skill). After ``MAX_DEALS`` tries the last state is
+    returned with ``False``.
+    """
+    for attempt in range(MAX_DEALS):
+        biased = skill != 1 and attempt < BIASED_TRIES
+        hands = sample_hands(view, key, rnd, skill) if biased else None
+        state = sample_state(view, config, rng, action_mask, hands=hands)
+        if not any(state.ends_round(state.hands[s]) for s in state.sealed_seats(0)):
+            return state, True
+    return state, False
+
+
 class Node:
     """Statistics of one edge of the search tree (and the node it leads to)."""
 
@@ -138,23 +169,13 @@ class ISMCTSPolicy(Policy):
         return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))
 
     def _determinize(self, view: Any, action_mask: np.ndarray, key: Any) -> SchnauzState:
-        """A full state drawn from what seat 0 knows (step 1 of the module docs).
-
-        A deal the observer's information rules out is drawn again: once the dealer has
-        chosen, an opponent still in the round cannot hold Fire or Schnauz (it would have
-        ended the round when it was dealt or made; the engine's ``sealed_seats``). The
-        biased deal (``skill``) prefers strong hands and so draws such hands often (7% of
-        determinizations at the default skill); after ``BIASED_TRIES`` it falls back to
-        uniform deals. ``impossible_deals`` counts the (never seen) states left
-        impossible after ``MAX_DEALS`` tries.
-        """
-        for attempt in range(MAX_DEALS):
-            biased = self.skill != 1 and attempt < BIASED_TRIES
-            hands = sample_hands(view, key, self._rnd, self.skill) if biased else None
-            state = sample_state(view, self._search_config, self.rng, action_mask, hands=hands)
-            if not any(state.ends_round(state.hands[s]) for s in state.sealed_seats(0)):
-                return state
-        self.impossible_deals += 1
+        """A full state drawn from what seat 0 knows (step 1 of the module docs;
+        :func:`determinize`); ``impossible_deals`` counts the (never seen) states left
+        impossible after ``MAX_DEALS`` tries."""
+        state, possible = determinize(
+            view, self._search_config, self.rng, self._rnd, action_mask, key, self.skill
+        )
+        self.impossible_deals += not possible
         return state
 
     def _root_moves(self, view: Any, legal: np.ndarray) -> set[int] | None:
@@ -271,4 +292,4 @@ class ISMCTSPolicy(Policy):
                 return result
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "ISMCTSPolicy"]
+__all__ = ["DEFAULT_SIMULATIONS", "ISMCTSPolicy", "determinize"]

@@ -7,10 +7,12 @@ expert for the other seats:
 1. **Candidates.** The network's ``width`` most likely legal moves, plus knocking when it
    is legal (the model's edge is mostly the timing of the knock) and both choices of the
    dealer.
-2. **Determinize.** ``N`` full states are drawn from what this seat knows
-   (:func:`schnauz_env.schnauz.infoset.sample_state`, the same draw as ``ismcts``): the
-   cards the seat cannot locate are dealt at random, and a deal its information rules out
-   is drawn again. Nothing else is read: the search sees only the seat's observation.
+2. **Determinize.** ``N`` full states are drawn from what this seat knows, as ``ismcts``
+   draws them (:func:`policies.ismcts.determinize`): each opponent keeps the cards it is
+   known to hold, and its hidden ones are the best of ``skill`` random draws (players keep
+   good cards; a uniform deal makes them far too weak); a deal the seat's information
+   rules out is drawn again. Nothing else is read: the search sees only the seat's
+   observation.
 3. **Roll out** every candidate in every determinization to the end of the round: this
    seat plays the network's most likely move, the others ``expert-jit``; all rollouts step
    in lockstep, so each step is one batched call per player. The candidates of one
@@ -27,13 +29,16 @@ linearly with it (``docs/evaluation.md``).
 
 from __future__ import annotations
 
+import random as _random
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from policies.base import REGISTRY, Policy, register_policy, search_budget
+from policies.ismcts import determinize
 from policies.mlp import load_model_policy, one_blas_thread
+from policies.schnauz import DEFAULT_SKILL, hand_tables
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -43,26 +48,10 @@ from schnauz_env.schnauz.engine import (
     RoundResult,
     SchnauzState,
 )
-from schnauz_env.schnauz.infoset import decode_observation, sample_state
+from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
 
 DEFAULT_DETERMINIZATIONS = 32
-#: Deals drawn per determinization before keeping one the seat's information rules out.
-MAX_DEALS = 64
-
-
-def consistent_state(
-    view: Any, config: SchnauzConfig, rng: np.random.Generator, action_mask: np.ndarray
-) -> tuple[SchnauzState, bool]:
-    """A full state drawn uniformly from what the seat of ``view`` knows, and whether it
-    is possible: once the dealer has chosen, no opponent still in the round can hold Fire
-    or Schnauz (it would have ended the round), so such a deal is drawn again, up to
-    :data:`MAX_DEALS` times."""
-    for _ in range(MAX_DEALS):
-        state = sample_state(view, config, rng, action_mask)
-        if not any(state.ends_round(state.hands[s]) for s in state.sealed_seats(0)):
-            return state, True
-    return state, False
 
 
 def units_after(result: RoundResult) -> list[int]:
@@ -105,6 +94,7 @@ class PIMCPolicy(Policy):
         margin: float = 0.0,
         model: str = "model",
         opponents: str = "expert-jit",
+        skill: int | tuple[int, int, int] = DEFAULT_SKILL,
         **_: Any,
     ) -> None:
         super().__init__(config if config is not None else SchnauzConfig(), seed)
@@ -119,11 +109,15 @@ class PIMCPolicy(Policy):
         # Rollouts stop at the end of the round: "round" episodes skip dealing the next.
         self._search_config = replace(self.config, episode="round")
         self._encoder = ObservationEncoder(self._search_config)
+        self.skill = skill
+        self._key = hand_tables(self.config).key
+        self._rnd = _random.Random(int(self.rng.integers(2**63)))
         self.impossible_deals = 0
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if seed is not None:
+            self._rnd = _random.Random(int(self.rng.integers(2**63)))
             child = np.random.SeedSequence(seed).spawn(2)
             self.model.reset(int(child[0].generate_state(1)[0]))
             self.opponents.reset(int(child[1].generate_state(1)[0]))
@@ -155,7 +149,9 @@ class PIMCPolicy(Policy):
         """Mean value of each candidate over the determinizations (steps 2 to 4)."""
         states: list[SchnauzState] = []
         for _ in range(self.determinizations):
-            state, possible = consistent_state(view, self._search_config, self.rng, action_mask)
+            state, possible = determinize(
+                view, self._search_config, self.rng, self._rnd, action_mask, self._key, self.skill
+            )
             self.impossible_deals += not possible
             seed = int(self.rng.integers(2**63))
             states += [state.clone(np.random.default_rng(seed)) for _ in candidates]
@@ -188,4 +184,4 @@ class PIMCPolicy(Policy):
                 results[i] = states[i].apply(int(actions[row]))
 
 
-__all__ = ["DEFAULT_DETERMINIZATIONS", "PIMCPolicy", "consistent_state"]
+__all__ = ["DEFAULT_DETERMINIZATIONS", "PIMCPolicy"]

@@ -3,6 +3,8 @@ seat's information only, values that are the win-chance formula, and the budget.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,9 @@ pytest.importorskip("numba", reason="pimc plays the shipped model and expert-jit
 
 from policies import make_policy
 from policies.evaluation import evaluate
-from policies.pimc import PIMCPolicy, consistent_state, units_after, win_chance
+from policies.ismcts import determinize
+from policies.pimc import PIMCPolicy, units_after, win_chance
+from policies.schnauz import hand_tables
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz import SchnauzConfig, new_game
 from schnauz_env.schnauz.engine import DEALER_CHOICE, FINAL_CIRCLE, KNOCK, TURNS
@@ -96,11 +100,12 @@ def test_the_move_depends_on_the_seats_information_only():
 def test_determinizations_keep_what_the_seat_knows_and_are_possible():
     config = SchnauzConfig(num_players=4, episode="round")
     rng = np.random.default_rng(0)
+    key = hand_tables(config).key
     for k, (state, obs, mask) in enumerate(positions(SchnauzConfig(), games=2, seed=3)):
         if state.phase == DEALER_CHOICE:
             continue
         view = decode_observation(obs, SchnauzConfig())
-        drawn, possible = consistent_state(view, config, rng, mask)
+        drawn, possible = determinize(view, config, rng, random.Random(k), mask, key)
         assert possible and drawn.current == 0
         assert sorted(drawn.hands[0]) == sorted(view.hand) and drawn.table == list(view.table)
         for p in range(1, drawn.n):

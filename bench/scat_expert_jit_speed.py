@@ -19,86 +19,28 @@ so start-up and compilation do not count).
 
 from __future__ import annotations
 
-import argparse
-import subprocess
+import os
 import sys
-import tempfile
-import time
-from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from expert_jit_common import Training, arguments, game_states, per_item
 
 from policies.base import RowFeatures
 from policies.scat import ExpertPolicy
 from policies.scat_expert_jit import ScatExpertJitPolicy
 from policies.scat_features import ScatExpertFeatures
 from schnauz_env.scat import ScatConfig
-from training.datasets import build_dataset, selfplay_records
 
-#: Runs training.train with the Python feature rows (what scat-expert-v1 computed before
-#: the compiled kernel), the command line's arguments passed on.
-PYTHON_FEATURES = """
-import runpy, sys
-import policies.base, policies.scat_features
-policies.scat_features.ScatExpertFeatures.rows = policies.base.RowFeatures.rows
-sys.argv = ["training.train", *sys.argv[1:]]
-runpy.run_module("training.train", run_name="__main__", alter_sys=True)
-"""
-
-
-def game_states(config: ScatConfig, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The observations and masks of every decision of ``games`` games of experts (its
-    compiled copy plays the same moves, faster)."""
-    records = selfplay_records(
-        ["expert-jit"], game="scat", players=config.num_players, games=games, seed=seed, workers=1
-    )
-    data = build_dataset(records)
-    return data["obs"], data["masks"].astype(np.int8)
-
-
-def per_item(fn, items: int) -> float:
-    """Microseconds per item of one call of ``fn``."""
-    t = time.perf_counter()
-    fn()
-    return (time.perf_counter() - t) / items * 1e6
-
-
-def steady_rate(run: Path) -> float:
-    """Env-steps per second of a run's PPO loop after its first rollout (from SB3's
-    cumulative ``time/fps``)."""
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    (events,) = run.glob("tb/**/events.*")
-    acc = EventAccumulator(str(events))
-    acc.Reload()
-    points = [(e.step, e.step / e.value) for e in acc.Scalars("time/fps")]
-    (s0, t0), (s1, t1) = points[0], points[-1]
-    return (s1 - s0) / (t1 - t0)
-
-
-def train_rate(steps: int, opponents: str, python_features: bool, run_dir: Path) -> float:
-    """The steady env-steps/s of a short ``--preset strong`` Scat run."""
-    name = f"{opponents}-{'py' if python_features else 'jit'}"
-    args = [
-        "--game", "scat", "--preset", "strong", "--opponents", opponents,
-        "--features", "scat-expert-v1", "--total-steps", str(steps), "--pretrain-teacher", "",
-        "--eval-every", "0", "--eval-games", "4", "--run-dir", str(run_dir), "--run-name", name,
-    ]  # fmt: skip
-    head = ["-c", PYTHON_FEATURES] if python_features else ["-m", "training.train"]
-    subprocess.run([sys.executable, *head, *args], check=True, stdout=subprocess.DEVNULL)
-    return steady_rate(run_dir / name)
+TRAINING = Training("scat", "scat-expert-v1", "scat_features", "ScatExpertFeatures")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=20, help="games of experts to decide again")
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--train", type=int, default=0, help="steps of each training run (0: none)")
-    args = ap.parse_args()
+    args = arguments(__doc__, games=20)
     config = ScatConfig(num_players=args.players)
-    obs, masks = game_states(config, args.games, args.seed)
+    obs, masks = game_states("scat", config, args.games, args.seed)
     n, b = len(obs), args.batch
 
     expert = ExpertPolicy(config, seed=1)
@@ -122,14 +64,7 @@ def main() -> None:
         f"features  python {1e6 / fpy:9.0f}/s ({fpy:7.1f} us)   compiled   {1e6 / fjt:9.0f}/s "
         f"({fjt:6.1f} us)   {fpy / fjt:5.1f}x  (scat-expert-v1 rows)"
     )
-    if args.train:
-        with tempfile.TemporaryDirectory() as tmp:
-            old = train_rate(args.train, "expert", True, Path(tmp))
-            new = train_rate(args.train, "expert-jit", False, Path(tmp))
-        print(
-            f"training  expert + python features {old:7.0f} env-steps/s   "
-            f"expert-jit + compiled features {new:7.0f} env-steps/s   {new / old:5.1f}x"
-        )
+    TRAINING.report(args.train)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,8 @@
 """What the benches of the compiled Scat and Thirteen experts share
 (``bench/scat_expert_jit_speed.py``, ``bench/thirteen_expert_jit_speed.py``): the states
 to decide, the timer, their command line, and the two short training runs of ``--train N``
-(the old path, ``expert`` opponents and the Python feature rows, against ``expert-jit``
-opponents and the compiled rows), each rated by its PPO loop's env-steps per second
-after its first rollout (read off SB3's ``time/fps``, so start-up and compilation do not
-count). A bench script imports it from its own folder (``python bench/<name>.py``).
+(:class:`Training`). A bench script imports it from its own folder (``python
+bench/<name>.py``).
 """
 
 from __future__ import annotations
@@ -77,10 +75,16 @@ def steady_rate(run: Path) -> float:
 
 
 class Training:
-    """The ``--train N`` runs of one game: ``features`` the feature set's name, computed
-    in Python by ``cls`` of ``policies.<module>`` with its rows put back to
-    ``RowFeatures.rows``; ``extra`` more arguments of ``training.train`` (given the
-    opponents' name)."""
+    """The ``--train N`` runs of one game: ``python -m training.train --game <game>
+    --preset strong`` for ``N`` steps twice, without cloning and with a 4-game final
+    evaluation: against ``expert`` opponents with the Python features (the old path),
+    and against ``expert-jit`` opponents with the compiled features. Each rate is the
+    env-steps per second of the run's PPO loop after its first rollout (read off SB3's
+    ``time/fps``, so start-up and compilation do not count).
+
+    ``features`` is the feature set's name, computed in Python by ``cls`` of
+    ``policies.<module>`` with its rows put back to ``RowFeatures.rows``; ``extra``
+    gives more arguments of ``training.train`` (from the opponents' name)."""
 
     def __init__(
         self,

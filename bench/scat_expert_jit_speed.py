@@ -10,11 +10,8 @@ features of the same states are computed row by row in Python (the reference,
 runs once before it is timed (the first run compiles the kernels and caches them).
 
 ``--train N`` also runs ``python -m training.train --game scat --preset strong`` for
-``N`` steps twice, without cloning and with a 4-game final evaluation: against
-``expert`` opponents with the Python features (the old path), and against
-``expert-jit`` opponents with the compiled features. Each rate is the env-steps per
-second of the run's PPO loop after its first rollout (read off SB3's ``time/fps``,
-so start-up and compilation do not count).
+``N`` steps twice, the old path (``expert`` opponents, Python features) and the compiled
+one (``expert-jit``, compiled features): ``expert_jit_common.Training`` says how.
 """
 
 from __future__ import annotations

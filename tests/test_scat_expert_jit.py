@@ -18,10 +18,10 @@ import pytest
 pytest.importorskip("numba", reason="expert-jit is the numba-compiled expert")
 
 import batched_helpers
+import expert_jit_helpers
 
 from policies import make_policy
 from policies import scat_expert_jit as sj
-from policies.base import RowFeatures
 from policies.evaluation import evaluate
 from policies.scat import ExpertPolicy, best_keep, expected_draw, expected_gain, value_of
 from policies.scat_expert_jit import ScatExpertJitPolicy, layout_record, rng_state, set_rng_state
@@ -47,26 +47,17 @@ def game_states(config, games, seed, explore=0.1, other_seats=0.0):
     """Observations and masks met in ``games`` seeded games between experts, a share
     ``explore`` of the moves random; with ``other_seats``, that share of the rows is
     another seat's view (not its turn)."""
-    enc = ObservationEncoder(config)
-    expert = ExpertPolicy(config, seed=seed)
-    rng = np.random.default_rng(seed)
-    obs, masks = [], []
-    for g in range(games):
-        state = new_game(config, np.random.default_rng([seed, g]))
-        while not state.game_over:
-            mine = enc.encode(state, state.current)
-            mask = state.legal_mask()
-            seat = state.current
-            if rng.random() < other_seats:
-                seat = int(rng.integers(config.num_players))
-            obs.append(enc.encode(state, seat))
-            masks.append(mask)
-            action = expert.act(mine, mask)
-            if rng.random() < explore:
-                legal = state.legal_actions()
-                action = legal[rng.integers(len(legal))]
-            state.apply(int(action))
-    return np.stack(obs), np.stack(masks)
+    return expert_jit_helpers.expert_game_states(
+        config,
+        ObservationEncoder(config),
+        ExpertPolicy(config, seed=seed),
+        lambda g: new_game(config, np.random.default_rng([seed, g])),
+        games,
+        seed,
+        explore,
+        other_seats,
+        ask_every_move=True,
+    )
 
 
 # ------------------------------------------------------------------ numpy's generator
@@ -216,15 +207,9 @@ def test_bad_inputs_are_refused():
     config = ScatConfig()
     policy = ScatExpertJitPolicy(config, seed=0)
     obs, masks = game_states(config, 1, 0)
-    with pytest.raises(ValueError, match="do not match"):
-        policy.act_batch(obs[:, :-1], masks)
-    with pytest.raises(ValueError, match="action masks"):
-        policy.act_batch(obs, masks[:, :-1])
-    with pytest.raises(ValueError, match="no legal action"):
-        policy.act_batch(obs[:1], np.zeros_like(masks[:1]))
-    with pytest.raises(ValueError, match="ScatConfig"):
-        ScatExpertJitPolicy(object())
-    assert policy.act_batch(obs[:0], masks[:0]).shape == (0,)
+    expert_jit_helpers.assert_bad_inputs_refused(
+        policy, obs, masks, ScatExpertJitPolicy, "ScatConfig"
+    )
 
 
 def test_a_mask_that_forbids_the_experts_move_gets_its_first_legal_action():
@@ -234,10 +219,8 @@ def test_a_mask_that_forbids_the_experts_move_gets_its_first_legal_action():
     obs, masks = game_states(config, 2, 16)
     discard = masks[:, DISCARD_BASE].astype(bool)
     obs, masks = obs[discard], masks[discard]
-    moves = ScatExpertJitPolicy(config, seed=0).act_batch(obs, masks)
-    masks[np.arange(len(obs)), moves] = 0
-    got = ScatExpertJitPolicy(config, seed=0).act_batch(obs, masks)
-    assert len(obs) > 20 and got.tolist() == masks.argmax(axis=1).tolist()
+    make = lambda: ScatExpertJitPolicy(config, seed=0)  # noqa: E731
+    expert_jit_helpers.assert_first_legal_when_forbidden(make, obs, masks, 20)
 
 
 def test_a_duplicate_match_against_the_expert_is_level():
@@ -258,10 +241,9 @@ def test_a_duplicate_match_against_the_expert_is_level():
 def test_an_evaluation_against_expert_jit_is_the_one_against_expert():
     """Seated and seeded alike by the harness, expert-jit players replay the experts'
     games exactly: the same places in every game."""
-    places = {}
-    for opponent in ("expert", "expert-jit"):
-        result = evaluate(["greedy", opponent], game="scat", games=24, workers=1, seed=7)
-        places[opponent] = [r.places for r in result.records]
+    places = expert_jit_helpers.places_against(
+        lambda opponent: ["greedy", opponent], game="scat", games=24, seed=7
+    )
     assert places["expert-jit"] == places["expert"]
 
 
@@ -271,34 +253,15 @@ def test_compiled_features_are_the_python_rows_exactly(config):
     """The compiled scat-expert-v1 block equals the reference's row by row (samples
     included), on every seat's view, its turn or not."""
     obs, _ = game_states(config, 2 if config.num_players > 4 else 4, 15, other_seats=0.3)
-    feats = ScatExpertFeatures(config)
-    got = feats.features(obs)
-    want = np.zeros_like(got)
-    RowFeatures.rows(feats, obs, feats.seeds(obs), want)
-    batched_helpers.assert_same(got, want, config)
+    got = expert_jit_helpers.assert_compiled_rows(ScatExpertFeatures(config), obs, config)
     assert (got[:, 5] > 0).sum() > 10  # the sampled chance was exercised
 
 
 def test_the_kernels_run_without_numba(tmp_path):
     """The same moves and features with the kernels as plain Python (a fresh process
     without numba) as compiled."""
-    script = """
-import numpy as np
-from policies import make_policy
-from policies.scat_features import ScatExpertFeatures
-from schnauz_env.scat import ScatConfig, new_game
-from schnauz_env.scat.observation import ObservationEncoder
-cfg = ScatConfig(num_players=3)
-enc = ObservationEncoder(cfg)
-obs, masks = [], []
-state = new_game(cfg, np.random.default_rng(4))
-rng = np.random.default_rng(5)
-while not state.game_over and len(obs) < 60:
-    obs.append(enc.encode(state, state.current))
-    masks.append(state.legal_mask())
-    legal = state.legal_actions()
-    state.apply(int(legal[rng.integers(len(legal))]))
-obs, masks = np.stack(obs), np.stack(masks)
+    script = expert_jit_helpers.random_play_script("scat", "ScatConfig", "ScatExpertFeatures", 60)
+    script += """
 policy = make_policy("expert-jit", game="scat", config=cfg, seed=9)
 moves = policy.act_batch(obs, masks)
 np.savez(OUT, moves, ScatExpertFeatures(cfg).features(obs), policy.rng.random(3))

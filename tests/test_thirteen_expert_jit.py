@@ -18,11 +18,10 @@ import pytest
 pytest.importorskip("numba", reason="expert-jit is the numba-compiled expert")
 
 import batched_helpers
+import expert_jit_helpers
 
 from policies import make_policy
 from policies import thirteen_expert_jit as tj
-from policies.base import RowFeatures
-from policies.evaluation import evaluate
 from policies.thirteen import ExpertPolicy
 from policies.thirteen_expert_jit import ThirteenExpertJitPolicy
 from policies.thirteen_features import ThirteenExpertFeatures
@@ -63,28 +62,23 @@ def game_states(config, games, seed, explore=0.3, other_seats=0.0):
     ``explore`` of the moves random; with ``other_seats``, that share of the rows is
     another seat's view (not its turn). With instant wins, the first game deals seat 0
     the four 2s."""
-    enc = ObservationEncoder(config)
-    expert = ExpertPolicy(config)
-    rng = np.random.default_rng(seed)
-    obs, masks = [], []
-    for g in range(games):
+
+    def deal(g):
         deck = four_twos_deck(config.num_players) if config.instant_wins and g == 0 else None
-        state = new_game(config, np.random.default_rng([seed, g]), deck=deck)
-        while not state.game_over:
-            mine = enc.encode(state, state.current)
-            mask = state.legal_mask()
-            seat = state.current
-            if rng.random() < other_seats:
-                seat = int(rng.integers(config.num_players))
-            obs.append(enc.encode(state, seat))
-            masks.append(mask)
-            if rng.random() < explore:
-                legal = state.legal_actions()
-                action = legal[rng.integers(len(legal))]
-            else:
-                action = expert.act(mine, mask)
-            state.apply(int(action))
-    return np.stack(obs), np.stack(masks).astype(np.int8)
+        return new_game(config, np.random.default_rng([seed, g]), deck=deck)
+
+    obs, masks = expert_jit_helpers.expert_game_states(
+        config,
+        ObservationEncoder(config),
+        ExpertPolicy(config),
+        deal,
+        games,
+        seed,
+        explore,
+        other_seats,
+        ask_every_move=False,
+    )
+    return obs, masks.astype(np.int8)
 
 
 # ------------------------------------------------------------------ the moves
@@ -141,17 +135,11 @@ def test_bad_inputs_are_refused():
     config = ThirteenConfig()
     policy = ThirteenExpertJitPolicy(config)
     obs, masks = game_states(config, 1, 0)
-    with pytest.raises(ValueError, match="do not match"):
-        policy.act_batch(obs[:, :-1], masks)
-    with pytest.raises(ValueError, match="action masks"):
-        policy.act_batch(obs, masks[:, :-1])
-    with pytest.raises(ValueError, match="no legal action"):
-        policy.act_batch(obs[:1], np.zeros_like(masks[:1]))
-    with pytest.raises(ValueError, match="ThirteenConfig"):
-        ThirteenExpertJitPolicy(object())
+    expert_jit_helpers.assert_bad_inputs_refused(
+        policy, obs, masks, ThirteenExpertJitPolicy, "ThirteenConfig"
+    )
     with pytest.raises(ValueError, match="takes no parameter"):
         make_policy("expert-jit:1", game="thirteen")
-    assert policy.act_batch(obs[:0], masks[:0]).shape == (0,)
 
 
 def test_a_mask_that_forbids_the_experts_move_gets_its_first_legal_action():
@@ -159,21 +147,20 @@ def test_a_mask_that_forbids_the_experts_move_gets_its_first_legal_action():
     obs, masks = game_states(config, 3, 16)
     keep = masks.sum(axis=1) > 1
     obs, masks = obs[keep], masks[keep]
-    moves = ThirteenExpertJitPolicy(config).act_batch(obs, masks)
-    masks[np.arange(len(obs)), moves] = 0
-    got = ThirteenExpertJitPolicy(config).act_batch(obs, masks)
-    assert len(obs) > 50 and got.tolist() == masks.argmax(axis=1).tolist()
+    make = lambda: ThirteenExpertJitPolicy(config)  # noqa: E731
+    expert_jit_helpers.assert_first_legal_when_forbidden(make, obs, masks, 50)
 
 
 def test_an_evaluation_against_expert_jit_is_the_one_against_expert():
     """Seated and seeded alike by the harness, expert-jit players replay the experts'
     games exactly: the same places in every game (21: duplicate deals, every seating)."""
-    places = {}
-    for opponent in ("expert", "expert-jit"):
-        result = evaluate(
-            ["greedy", opponent, opponent], game="thirteen", players=3, games=21, workers=1, seed=7
-        )
-        places[opponent] = [r.places for r in result.records]
+    places = expert_jit_helpers.places_against(
+        lambda opponent: ["greedy", opponent, opponent],
+        game="thirteen",
+        players=3,
+        games=21,
+        seed=7,
+    )
     assert len(places["expert"]) == 21 and places["expert-jit"] == places["expert"]
 
 
@@ -184,10 +171,7 @@ def test_compiled_features_are_the_python_rows_exactly(config):
     seat's view, its turn or not (an instant win to declare included)."""
     obs, _ = game_states(config, 4, 17, other_seats=0.3)
     feats = ThirteenExpertFeatures(config)
-    got = feats.features(obs)
-    want = np.zeros_like(got)
-    RowFeatures.rows(feats, obs, feats.seeds(obs), want)
-    batched_helpers.assert_same(got, want, config)
+    got = expert_jit_helpers.assert_compiled_rows(feats, obs, config)
     on_turn = got.sum(axis=1)
     assert set(on_turn.tolist()) == {0.0, 1.0} and on_turn.sum() > 100
     if config.instant_wins:
@@ -197,23 +181,10 @@ def test_compiled_features_are_the_python_rows_exactly(config):
 def test_the_kernels_run_without_numba(tmp_path):
     """The same moves and features with the kernels as plain Python (a fresh process
     without numba) as compiled."""
-    script = """
-import numpy as np
-from policies import make_policy
-from policies.thirteen_features import ThirteenExpertFeatures
-from schnauz_env.thirteen import ThirteenConfig, new_game
-from schnauz_env.thirteen.observation import ObservationEncoder
-cfg = ThirteenConfig(num_players=3)
-enc = ObservationEncoder(cfg)
-obs, masks = [], []
-state = new_game(cfg, np.random.default_rng(4))
-rng = np.random.default_rng(5)
-while not state.game_over and len(obs) < 40:
-    obs.append(enc.encode(state, state.current))
-    masks.append(state.legal_mask())
-    legal = state.legal_actions()
-    state.apply(int(legal[rng.integers(len(legal))]))
-obs, masks = np.stack(obs), np.stack(masks)
+    script = expert_jit_helpers.random_play_script(
+        "thirteen", "ThirteenConfig", "ThirteenExpertFeatures", 40
+    )
+    script += """
 policy = make_policy("expert-jit", game="thirteen", config=cfg)
 np.savez(OUT, policy.act_batch(obs, masks), ThirteenExpertFeatures(cfg).features(obs))
 """

@@ -125,15 +125,14 @@ class CompiledExpert:
     """A mixin for the compiled copy of an expert that keeps no state between moves
     (Scat's, Thirteen's), put before the reference expert in the bases.
 
-    A subclass sets :attr:`params_dtype` and :attr:`param_record` (the tunables, read
-    off the instance by the names of the dtype's fields), :attr:`num_actions`,
+    A subclass sets :attr:`param_record` (the record of the tunables, read off the
+    instance by the names of its fields), :attr:`num_actions`,
     :attr:`rows_what` (what of the config decides the observation's size, for the
     error) and :attr:`no_action` (the error when a row has no legal action), calls
     :meth:`_compiled_init` with its layout record, and writes the compiled call in
     :meth:`_decide`.
     """
 
-    params_dtype: np.dtype
     #: The record of the tunables of an expert (a function of the expert).
     param_record: Callable[[Any], np.ndarray]
     num_actions: int
@@ -144,8 +143,9 @@ class CompiledExpert:
         tunables' record."""
         self._lay = lay
         self._size = int(lay["obs_size"][0])
-        self._params_key: tuple[Any, ...] = ()
         self._params_rec = type(self).param_record(self)
+        self._param_names: tuple[str, ...] = self._params_rec.dtype.names
+        self._params_key = tuple(getattr(self, name) for name in self._param_names)
 
     @property
     def rows_what(self) -> str:
@@ -154,7 +154,7 @@ class CompiledExpert:
 
     def _params(self) -> np.ndarray:
         """:attr:`param_record` of the tunables as they are now (rebuilt when one changed)."""
-        key = tuple(getattr(self, name) for name in self.params_dtype.names)
+        key = tuple(getattr(self, name) for name in self._param_names)
         if key != self._params_key:
             self._params_key, self._params_rec = key, type(self).param_record(self)
         return self._params_rec

@@ -740,7 +740,6 @@ class ScatExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
 
     name = "expert-jit"
     game = "scat"
-    params_dtype = PARAMS_DTYPE
     param_record = staticmethod(param_record)
     num_actions = NUM_ACTIONS
     no_action = (

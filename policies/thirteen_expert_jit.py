@@ -859,7 +859,6 @@ class ThirteenExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
 
     name = "expert-jit"
     game = "thirteen"
-    params_dtype = PARAMS_DTYPE
     param_record = staticmethod(param_record)
     num_actions = NUM_ACTIONS
     rows_what = "the Thirteen observation"

@@ -21,8 +21,10 @@ expert for the other seats:
    it left (:func:`schnauz_env.common.places.fair_win_chance`, the ``win-chance`` reward's
    potential): losing a life costs what is at stake at this table.
 
-The move played is the candidate with the best mean value; the network's own choice is
-kept unless another candidate beats it by more than ``margin``. ``N`` (the budget) is the
+The network's own move is played unless another candidate beats it: the candidates are
+compared with it deal by deal, and one is played instead only if its mean gain is more
+than ``confidence`` standard errors above 0 (the best such), so a larger budget deviates
+from the network more often, and only where the search is sure. ``N`` (the budget) is the
 number of determinizations per move: ``"pimc:32"`` draws 32. The time per move grows
 linearly with it (``docs/evaluation.md``).
 """
@@ -91,7 +93,7 @@ class PIMCPolicy(Policy):
         arg: str | None = None,
         determinizations: int = DEFAULT_DETERMINIZATIONS,
         width: int = 3,
-        margin: float = 0.0,
+        confidence: float = 1.0,
         model: str = "model",
         opponents: str = "expert-jit",
         skill: int | tuple[int, int, int] = DEFAULT_SKILL,
@@ -102,7 +104,7 @@ class PIMCPolicy(Policy):
         if width < 1:
             raise ValueError(f"pimc needs a width of at least 1, got {width}")
         self.width = int(width)
-        self.margin = float(margin)
+        self.confidence = float(confidence)
         child = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
         self.model = _player(model, self.config, child[0])
         self.opponents = _player(opponents, self.config, child[1])
@@ -140,13 +142,15 @@ class PIMCPolicy(Policy):
             return first
         with one_blas_thread():
             values = self._values(view, action_mask, candidates)
-        best = int(np.argmax(values))
-        if values[best] - values[candidates.index(first)] <= self.margin:
-            return first
-        return candidates[best]
+        # Paired differences with the network's move (the same deals): another move is
+        # played only if it is better by more than ``confidence`` standard errors.
+        gain = values - values[:, [candidates.index(first)]]
+        score = gain.mean(axis=0) - self.confidence * gain.std(axis=0) / np.sqrt(len(gain))
+        best = int(np.argmax(score))
+        return candidates[best] if score[best] > 0 else first
 
     def _values(self, view: Any, action_mask: np.ndarray, candidates: list[int]) -> np.ndarray:
-        """Mean value of each candidate over the determinizations (steps 2 to 4)."""
+        """The value of each candidate (columns) in each determinization (rows)."""
         states: list[SchnauzState] = []
         for _ in range(self.determinizations):
             state, possible = determinize(
@@ -160,7 +164,7 @@ class PIMCPolicy(Policy):
             results[i] = states[i].apply(a)
         self._roll_out(states, results)
         values = np.array([win_chance(units_after(r), 0) for r in results])
-        return values.reshape(self.determinizations, len(candidates)).mean(axis=0)
+        return values.reshape(self.determinizations, len(candidates))
 
     def _roll_out(self, states: list[SchnauzState], results: list[RoundResult | None]) -> None:
         """Play every unfinished state to the end of its round, all in lockstep: each step

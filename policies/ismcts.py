@@ -109,8 +109,52 @@ class Node:
         self.reward = 0.0
 
 
+class DeterminizedSearch(Policy):
+    """What the Schnauz search players share: a config whose episodes end with the round
+    (a simulation stops there: no next deal is shuffled), the hand tables, and the
+    determinizations of :func:`determinize` drawn from their own generator."""
+
+    game = "schnauz"
+
+    def __init__(
+        self, config: Any, seed: int | None, skill: int | tuple[int, int, int] = DEFAULT_SKILL
+    ) -> None:
+        super().__init__(config if config is not None else SchnauzConfig(), seed)
+        self.skill = skill
+        self.tables = hand_tables(self.config)
+        self._search_config = replace(self.config, episode="round")
+        self._rnd = _random.Random(0)
+        self.impossible_deals = 0
+
+    def _seed_deals(self) -> None:
+        """Seed the deals' generator from the policy's (at the point each player's
+        ``__init__`` chooses, so that its draws keep their order)."""
+        self._rnd = _random.Random(int(self.rng.integers(2**63)))
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self._seed_deals()
+
+    def _determinize(self, view: Any, action_mask: np.ndarray, key: Any = None) -> SchnauzState:
+        """A full state drawn from what seat 0 knows (:func:`determinize`);
+        ``impossible_deals`` counts the (never seen) states left impossible after
+        ``MAX_DEALS`` tries."""
+        state, possible = determinize(
+            view,
+            self._search_config,
+            self.rng,
+            self._rnd,
+            action_mask,
+            self.tables.key if key is None else key,
+            self.skill,
+        )
+        self.impossible_deals += not possible
+        return state
+
+
 @register_policy("schnauz", "ismcts")
-class ISMCTSPolicy(Policy):
+class ISMCTSPolicy(DeterminizedSearch):
     """Single-observer ISMCTS with determinization and greedy rollouts (module docs)."""
 
     name = "ismcts"
@@ -131,7 +175,7 @@ class ISMCTSPolicy(Policy):
         width: int = 4,
         **_: Any,
     ) -> None:
-        super().__init__(config if config is not None else SchnauzConfig(), seed)
+        super().__init__(config, seed, skill)
         simulations = search_budget(self, arg, simulations, "simulations")
         if opponents not in ("model", "tree"):
             raise ValueError(f"opponents must be 'model' or 'tree', got {opponents!r}")
@@ -140,20 +184,17 @@ class ISMCTSPolicy(Policy):
         self.rollout_knock = rollout_knock
         self.epsilon = epsilon
         self.out_penalty = out_penalty
-        self.skill = skill
         self.opponents = opponents
         self.width = width
         self._heuristic = ExpertPolicy(self.config, seed=seed)
-        self.tables = hand_tables(self.config)
-        # Simulations stop at the end of the round: "round" episodes skip dealing the next.
-        self._search_config = replace(self.config, episode="round")
-        self._rnd = _random.Random(int(self.rng.integers(2**63)))
-        self.impossible_deals = 0
+        self._seed_deals()
 
     def reset(self, seed: int | None = None) -> None:
+        """Reseed the deals and the expert that ranks the root's moves (it samples hands:
+        left as it was, an evaluation's moves depended on the expert's unseeded start)."""
         super().reset(seed)
         if seed is not None:
-            self._rnd = _random.Random(int(self.rng.integers(2**63)))
+            self._heuristic.reset(int(self.rng.integers(2**63)))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
@@ -167,16 +208,6 @@ class ISMCTSPolicy(Policy):
             self._simulate(root, self._determinize(view, action_mask, key), allowed)
         visits = {a: root.children[a].visits for a in legal if a in root.children}
         return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))
-
-    def _determinize(self, view: Any, action_mask: np.ndarray, key: Any) -> SchnauzState:
-        """A full state drawn from what seat 0 knows (step 1 of the module docs;
-        :func:`determinize`); ``impossible_deals`` counts the (never seen) states left
-        impossible after ``MAX_DEALS`` tries."""
-        state, possible = determinize(
-            view, self._search_config, self.rng, self._rnd, action_mask, key, self.skill
-        )
-        self.impossible_deals += not possible
-        return state
 
     def _root_moves(self, view: Any, legal: np.ndarray) -> set[int] | None:
         """The root's candidate moves: the ``width`` best by the expert's hand value (or
@@ -292,4 +323,4 @@ class ISMCTSPolicy(Policy):
                 return result
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "ISMCTSPolicy", "determinize"]
+__all__ = ["DEFAULT_SIMULATIONS", "DeterminizedSearch", "ISMCTSPolicy", "determinize"]

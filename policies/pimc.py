@@ -31,16 +31,14 @@ linearly with it (``docs/evaluation.md``).
 
 from __future__ import annotations
 
-import random as _random
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from policies.base import REGISTRY, Policy, register_policy, search_budget
-from policies.ismcts import determinize
+from policies.base import REGISTRY, register_policy, search_budget
+from policies.ismcts import DeterminizedSearch
 from policies.mlp import load_model_policy, one_blas_thread
-from policies.schnauz import DEFAULT_SKILL, hand_tables
+from policies.schnauz import DEFAULT_SKILL
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -80,7 +78,7 @@ def _player(name: str, config: SchnauzConfig, seed: Any) -> Any:
 
 
 @register_policy("schnauz", "pimc")
-class PIMCPolicy(Policy):
+class PIMCPolicy(DeterminizedSearch):
     """Determinized Monte Carlo search with the model's rollouts (module docs)."""
 
     name = "pimc"
@@ -99,7 +97,7 @@ class PIMCPolicy(Policy):
         skill: int | tuple[int, int, int] = DEFAULT_SKILL,
         **_: Any,
     ) -> None:
-        super().__init__(config if config is not None else SchnauzConfig(), seed)
+        super().__init__(config, seed, skill)
         self.determinizations = search_budget(self, arg, determinizations, "determinizations")
         if width < 1:
             raise ValueError(f"pimc needs a width of at least 1, got {width}")
@@ -108,18 +106,12 @@ class PIMCPolicy(Policy):
         child = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
         self.model = _player(model, self.config, child[0])
         self.opponents = _player(opponents, self.config, child[1])
-        # Rollouts stop at the end of the round: "round" episodes skip dealing the next.
-        self._search_config = replace(self.config, episode="round")
         self._encoder = ObservationEncoder(self._search_config)
-        self.skill = skill
-        self._key = hand_tables(self.config).key
-        self._rnd = _random.Random(int(self.rng.integers(2**63)))
-        self.impossible_deals = 0
+        self._seed_deals()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if seed is not None:
-            self._rnd = _random.Random(int(self.rng.integers(2**63)))
             child = np.random.SeedSequence(seed).spawn(2)
             self.model.reset(int(child[0].generate_state(1)[0]))
             self.opponents.reset(int(child[1].generate_state(1)[0]))
@@ -153,10 +145,7 @@ class PIMCPolicy(Policy):
         """The value of each candidate (columns) in each determinization (rows)."""
         states: list[SchnauzState] = []
         for _ in range(self.determinizations):
-            state, possible = determinize(
-                view, self._search_config, self.rng, self._rnd, action_mask, self._key, self.skill
-            )
-            self.impossible_deals += not possible
+            state = self._determinize(view, action_mask)
             seed = int(self.rng.integers(2**63))
             states += [state.clone(np.random.default_rng(seed)) for _ in candidates]
         results: list[RoundResult | None] = [None] * len(states)

@@ -119,3 +119,15 @@ def test_expert_jit_compiles_once_when_threads_race_for_it():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0 []", out.stdout
+
+
+def test_an_ismcts_evaluation_is_reproducible():
+    """The expert that ranks the root's moves samples hands: ``reset(seed)`` reseeds it with
+    the deals (before, two runs of one seed could play different moves)."""
+    from policies.evaluation import evaluate
+
+    runs = [
+        evaluate(["ismcts:6", "greedy"], players=2, games=4, seed=5, workers=1) for _ in range(3)
+    ]
+    seen = {tuple((p.policy, p.wins, p.mean_place, p.moves) for p in r.policies) for r in runs}
+    assert len(seen) == 1

@@ -25,7 +25,7 @@ The network's own move is played unless another candidate beats it: the candidat
 compared with it deal by deal, and one is played instead only if its mean gain is more
 than ``confidence`` standard errors above 0 (the best such), so a larger budget deviates
 from the network more often, and only where the search is sure. ``N`` (the budget) is the
-number of determinizations per move: ``"pimc:32"`` draws 32. The time per move grows
+number of determinizations per move: ``"pimc:128"`` draws 128. The time per move grows
 linearly with it (``docs/evaluation.md``).
 """
 
@@ -51,7 +51,7 @@ from schnauz_env.schnauz.engine import (
 from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
 
-DEFAULT_DETERMINIZATIONS = 32
+DEFAULT_DETERMINIZATIONS = 64
 
 
 def units_after(result: RoundResult) -> list[int]:

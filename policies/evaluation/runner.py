@@ -344,6 +344,7 @@ def imap_workers(
         workers, initializer=_quiet_worker, initargs=(initializer, *initargs)
     )
     done_jobs = 0
+    workers_seen: dict[int, Any] = {}
     try:
         pending: set[Any] = set()
         while True:
@@ -352,6 +353,8 @@ def imap_workers(
                 if part is None:
                     break
                 pending.add(pool.submit(_run_chunk, fn, part))
+            # The pool may drop a dead worker from its own table before we ask: keep ours.
+            workers_seen.update(getattr(pool, "_processes", {}))
             if not pending:
                 break
             if pressed:
@@ -361,7 +364,9 @@ def imap_workers(
                 try:
                     results = future.result()
                 except BrokenProcessPool:
-                    raise WorkerDied(_dead_workers(pool, done_jobs, len(jobs), unit)) from None
+                    workers_seen.update(getattr(pool, "_processes", {}))
+                    dead = _dead_workers(list(workers_seen.values()), done_jobs, len(jobs), unit)
+                    raise WorkerDied(dead) from None
                 done_jobs += len(results)
                 yield from results
                 if pressed:
@@ -372,9 +377,8 @@ def imap_workers(
         _stop(pool)
 
 
-def _dead_workers(pool: Any, done: int, total: int, unit: str) -> str:
-    """Which worker processes of ``pool`` died and how (one line)."""
-    procs = list(getattr(pool, "_processes", {}).values())
+def _dead_workers(procs: list[Any], done: int, total: int, unit: str) -> str:
+    """Which of the worker processes ``procs`` died and how (one line)."""
     for p in procs:
         p.join(timeout=1.0)
     ended = [(p.pid, p.exitcode) for p in procs if p.exitcode not in (None, 0)]

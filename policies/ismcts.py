@@ -158,7 +158,6 @@ class ISMCTSPolicy(DeterminizedSearch):
     """Single-observer ISMCTS with determinization and greedy rollouts (module docs)."""
 
     name = "ismcts"
-    game = "schnauz"
 
     def __init__(
         self,

@@ -44,7 +44,6 @@ from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
     KNOCK,
-    NUM_ACTIONS,
     RoundResult,
     SchnauzState,
 )
@@ -82,7 +81,6 @@ class PIMCPolicy(DeterminizedSearch):
     """Determinized Monte Carlo search with the model's rollouts (module docs)."""
 
     name = "pimc"
-    game = "schnauz"
 
     def __init__(
         self,
@@ -164,9 +162,7 @@ class PIMCPolicy(DeterminizedSearch):
             if not live:
                 return
             obs = np.stack([encode(states[i], states[i].current) for i in live])
-            masks = np.zeros((len(live), NUM_ACTIONS), dtype=np.int8)
-            for row, i in enumerate(live):
-                masks[row, list(states[i].legal_actions())] = 1
+            masks = np.stack([states[i].legal_mask() for i in live])
             mine = np.array([states[i].current == 0 for i in live])
             actions = np.zeros(len(live), dtype=np.int64)
             if mine.any():

@@ -1,19 +1,22 @@
 """Every command given bad arguments gives a clear error (issue 16): exit code 2, no
 traceback, and a last line on stderr that names the argument, before any work is done.
 
-One table for every command, run in-process through each command's ``main(argv)``
-(a subprocess per row would cost seconds each): ``schnauz`` (play, replay, serve),
-``python -m schnauz_env`` (the demo), ``schnauz-eval``, and the training scripts
-(``train``, ``rllib_train``, ``pretrain``, ``quick_eval``, ``curve``, ``datasets``). ``{file}``,
-``{dir}``, ``{run}``, ``{zip}``, ``{out}`` and ``{model}`` in a row stand for files the
-fixture makes: a plain file, an empty folder, a folder holding an earlier run, a
-damaged ``.zip``, a folder holding an earlier evaluation, and the shipped model.
+One table for every command, ``tests/data/bad_arguments.json`` (for each command, its rows
+of argv and what the last line of stderr must contain), run in-process through each
+command's ``main(argv)`` (a subprocess per row would cost seconds each): ``schnauz`` (play,
+replay, serve), ``python -m schnauz_env`` (the demo), ``schnauz-eval``, and the training
+scripts (``train``, ``rllib_train``, ``pretrain``, ``quick_eval``, ``curve``,
+``datasets``). ``{file}``, ``{dir}``, ``{run}``, ``{zip}``, ``{out}`` and ``{model}`` in a
+row stand for files the fixture makes: a plain file, an empty folder, a folder holding an
+earlier run, a damaged ``.zip``, a folder holding an earlier evaluation, and the shipped
+model; ``{nested}`` for a deeply nested value (a recursion bomb for a naive parser).
 """
 
 from __future__ import annotations
 
 import importlib
 import io
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,117 +24,13 @@ from typing import Any
 import pytest
 
 NESTED = "[" * 5000  # a deeply nested value (a recursion bomb for a naive parser)
+BAD_ARGUMENTS = Path(__file__).parent / "data" / "bad_arguments.json"
 
 #: (command, argv, what the last line of stderr must contain)
 ROWS: list[tuple[str, list[str], str]] = [
-    # schnauz
-    ("schnauz", ["bogus"], "invalid choice"),
-    ("schnauz", ["play", "--speed", "inf"], "--speed"),
-    ("schnauz", ["play", "--speed", "nan"], "--speed"),
-    ("schnauz", ["play", "--speed", "-1"], "--speed"),
-    ("schnauz", ["play", "--speed", "x"], "--speed"),
-    ("schnauz", ["play", "--seed", "-1"], "--seed"),
-    ("schnauz", ["play", "--players", "9"], "num_players"),
-    ("schnauz", ["play", "--players", "x"], "--players"),
-    ("schnauz", ["play", "--seat", "7"], "--seat"),
-    ("schnauz", ["play", "--game", "poker"], "--game"),
-    ("schnauz", ["play", "--opponents", "nobody"], "nobody"),
-    ("schnauz", ["play", "--rules", "lives"], "key=value"),
-    ("schnauz", ["play", "--rules", "colour=red"], "colour"),
-    ("schnauz", ["play", "--rules", "num_players=3"], "--players"),
-    ("schnauz", ["play", "--rules", f"deck={NESTED}"], "deck"),
-    ("schnauz", ["play", "--record", "{dir}"], "--record"),
-    ("schnauz", ["replay", "{file}/missing.json"], "missing.json"),
-    ("schnauz", ["replay", "{file}"], "plain.txt"),
-    ("schnauz", ["replay"], "file"),
-    ("schnauz", ["serve", "--port", "70000"], "--port"),
-    ("schnauz", ["serve", "--port", "-1"], "--port"),
-    ("schnauz", ["serve", "--max-tables", "0"], "--max-tables"),
-    ("schnauz", ["serve", "--idle-minutes", "nan"], "--idle-minutes"),
-    # the demo
-    ("demo", ["--players", "1"], "num_players"),
-    ("demo", ["--seed", "-1"], "--seed"),
-    ("demo", ["--eval-games", "-1"], "--eval-games"),
-    ("demo", ["--deck", "X"], "--deck"),
-    # schnauz-eval
-    ("schnauz-eval", ["--games", "0"], "--games"),
-    ("schnauz-eval", ["--workers", "0"], "--workers"),
-    ("schnauz-eval", ["--seed", "-1"], "--seed"),
-    ("schnauz-eval", ["--players", "9"], "num_players"),
-    ("schnauz-eval", ["--policies", "nobody"], "nobody"),
-    ("schnauz-eval", ["--game", "poker"], "poker"),
-    ("schnauz-eval", ["--games-with", "random=0", "--policies", "random"], "--games-with"),
-    ("schnauz-eval", ["--games-with", "random=x"], "--games-with"),
-    ("schnauz-eval", ["--games-with", "random"], "--games-with"),
-    ("schnauz-eval", ["--games-with", "nobody=3", "--policies", "random"], "nobody"),
-    ("schnauz-eval", ["--option", f"deck={NESTED}"], "deck"),
-    ("schnauz-eval", ["--rules", f"lives={NESTED}"], "lives"),
-    ("schnauz-eval", ["--out", "{file}"], "--out"),
-    ("schnauz-eval", ["--out", "{out}"], "--out"),
-    ("schnauz-eval", ["--record-sample", "3"], "--record"),
-    ("schnauz-eval", ["--save-games"], "--out"),
-    ("schnauz-eval", ["--schedule", "circle"], "--schedule"),
-    # python -m training.train
-    ("train", ["--num-envs", "0"], "--num-envs"),
-    ("train", ["--num-envs", "abc"], "--num-envs"),
-    ("train", ["--batch-size", "0"], "--batch-size"),
-    ("train", ["--torch-threads", "0"], "--torch-threads"),
-    ("train", ["--total-steps", "-5"], "--total-steps"),
-    ("train", ["--net-arch", "0"], "--net-arch"),
-    ("train", ["--net-arch", "64", "-3"], "--net-arch"),
-    ("train", ["--net-arch"], "--net-arch"),
-    ("train", ["--learning-rate", "0"], "--learning-rate"),
-    ("train", ["--learning-rate", "nan"], "--learning-rate"),
-    ("train", ["--gamma", "1.5"], "--gamma"),
-    ("train", ["--n-steps", "0"], "--n-steps"),
-    ("train", ["--eval-games", "0"], "--eval-games"),
-    ("train", ["--table-sizes", "1"], "--table-sizes"),
-    ("train", ["--table-sizes"], "--table-sizes"),
-    ("train", ["--opponent-weights", "1", "2"], "--opponent-weights"),
-    ("train", ["--opponents"], "--opponents"),
-    ("train", ["--seed", "-1"], "--seed"),
-    ("train", ["--run-dir", "{file}"], "--run-dir"),
-    ("train", ["--run-dir", "{dir}", "--run-name", "a/b"], "--run-name"),
-    ("train", ["--run-dir", "{dir}", "--run-name", "old"], "--run-name"),
-    ("train", ["--vec-env", "threads"], "--vec-env"),
-    ("train", ["--bogus"], "--bogus"),
-    ("train", ["--rules", "lives=x"], "lives"),
-    ("train", ["--opponents", "random", "--run-dir", "{dir}", "--init-model", "{zip}"], "--init"),
-    ("train", ["--opponents", "random", "--run-dir", "{dir}", "--init-model", "{dir}/0"], "--init"),
-    # python -m training.rllib_train
-    ("rllib_train", ["--iterations", "0"], "--iterations"),
-    ("rllib_train", ["--train-batch-size", "0"], "--train-batch-size"),
-    ("rllib_train", ["--num-envs-per-env-runner", "0"], "--num-envs-per-env-runner"),
-    ("rllib_train", ["--eval-workers", "0"], "--eval-workers"),
-    ("rllib_train", ["--batch-size", "-1"], "--batch-size"),
-    ("rllib_train", ["--activation", "gelu"], "--activation"),
-    ("rllib_train", ["--run-dir", "{file}"], "--run-dir"),
-    # python -m training.pretrain
-    ("pretrain", [], "--out"),
-    ("pretrain", ["--out", "{dir}/t.npz", "--games", "0"], "--games"),
-    ("pretrain", ["--out", "{dir}/t.npz", "--players", "1"], "--players"),
-    ("pretrain", ["--out", "{dir}/t.npz", "--workers", "0"], "--workers"),
-    ("pretrain", ["--out", "{dir}/t.npz", "--teacher", "nobody"], "nobody"),
-    ("pretrain", ["--out", "{file}"], "--out"),
-    ("pretrain", ["--out", "{dir}"], "--out"),
-    # python -m training.quick_eval
-    ("quick_eval", [], "model"),
-    ("quick_eval", ["{dir}/missing.npz"], "missing.npz"),
-    ("quick_eval", ["{file}"], "file"),
-    ("quick_eval", ["{model}", "--games", "0"], "--games"),
-    ("quick_eval", ["{model}", "--seed", "-1"], "--seed"),
-    ("quick_eval", ["{model}", "--opponent", "nobody"], "nobody"),
-    # python -m training.datasets
-    ("datasets", [], "--out"),
-    ("datasets", ["--out", "{file}"], "--out"),
-    ("datasets", ["--out", "{dir}/d.npz", "--save-records", "{file}"], "--save-records"),
-    ("datasets", ["--out", "{dir}/d.npz", "--games", "0"], "--games"),
-    # python -m training.curve
-    ("curve", ["--out", "{dir}/c.png"], "run"),
-    ("curve", ["{dir}", "--out", "{dir}/c.png"], "eval.csv"),
-    ("curve", ["{run}@x", "--out", "{dir}/c.png"], "@"),
-    ("curve", ["{run}", "--out", "{dir}/c.txt"], "--out"),
-    ("curve", ["{run}", "--out", "{file}"], "--out"),
+    (command, argv, names)
+    for command, rows in json.loads(BAD_ARGUMENTS.read_text()).items()
+    for argv, names in rows
 ]
 
 MAINS = {
@@ -168,7 +67,7 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
     model = shipped_model("schnauz", SchnauzConfig())
     return {"file": str(file), "dir": str(folder), "run": str(run), "zip": str(damaged),
-            "out": str(out), "model": str(model)}  # fmt: skip
+            "out": str(out), "model": str(model), "nested": NESTED}  # fmt: skip
 
 
 def run_command(command: str, argv: list[str], capsys: Any) -> tuple[int, str]:

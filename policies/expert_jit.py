@@ -50,6 +50,7 @@ scratch arrays as a :class:`Workspace` and a decoded observation's numbers as a
 from __future__ import annotations
 
 from collections import namedtuple
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Any
 
@@ -103,26 +104,35 @@ MODE_SINGLE, MODE_GAMES = 1, 2
 # hand to a compiled function; their fields are read by name), and named tuples, which
 # numba compiles like structs, for the rest.
 
+#: The :class:`~policies.schnauz.ExpertParams` fields only ``value="points"`` reads, which
+#: is not compiled (:func:`param_record` refuses it): every other field is in the record.
+_NOT_COMPILED = ("lookahead", "feed_penalty", "value")
+#: The record field of a parameter, by the type of its default: a tuple is an int64 array.
+_KERNEL_TYPES = {int: np.int64, float: np.float64, bool: np.bool_}
+
+
+def _params_dtype() -> np.dtype:
+    """The record of :class:`~policies.schnauz.ExpertParams`' compiled fields, in their
+    order, each typed by its default (:data:`_KERNEL_TYPES`)."""
+    fields: list[tuple[Any, ...]] = []
+    for field in dataclass_fields(ExpertParams):
+        if field.name in _NOT_COMPILED:
+            continue
+        default = field.default
+        if isinstance(default, tuple):
+            fields.append((field.name, np.int64, (len(default),)))
+        elif type(default) in _KERNEL_TYPES:
+            fields.append((field.name, _KERNEL_TYPES[type(default)]))
+        else:
+            raise TypeError(
+                f"ExpertParams.{field.name} ({type(default).__name__}) has no record type: "
+                "give it one in _KERNEL_TYPES or name it in _NOT_COMPILED"
+            )
+    return np.dtype(fields, align=True)
+
+
 #: The :class:`~policies.schnauz.ExpertParams` the kernels read (:func:`param_record`).
-PARAMS_DTYPE = np.dtype(
-    [
-        ("samples", np.int64),
-        ("knock_share", np.float64),
-        ("lives_slope", np.float64),
-        ("swim_factor", np.float64),
-        ("stuck_share", np.float64),
-        ("min_knock", np.float64),
-        ("patience", np.int64),
-        ("skill", np.int64, (3,)),
-        ("keep_margin", np.float64),
-        ("feed_samples", np.int64),
-        ("risk_now", np.float64),
-        ("table_samples", np.int64),
-        ("feed_risk", np.float64),
-        ("final_mc", np.bool_),
-    ],
-    align=True,
-)
+PARAMS_DTYPE = _params_dtype()
 #: The observation blocks the kernels read (:class:`~schnauz_env.schnauz.observation.ObservationLayout`).
 OBS_BLOCKS = ("hand", "table", "out_of_play", "known", "seats", "dealer", "knocker", "phase")
 #: Where those blocks start, and the sizes to decode the observation (:func:`layout_record`).
@@ -986,23 +996,9 @@ def param_record(params: ExpertParams) -> np.ndarray:
     for name in ("samples", "feed_samples", "patience"):
         if getattr(params, name) < 1:
             raise ValueError(f"{name} must be >= 1, got {getattr(params, name)!r}")
-    return record(
-        PARAMS_DTYPE,
-        samples=params.samples,
-        knock_share=params.knock_share,
-        lives_slope=params.lives_slope,
-        swim_factor=params.swim_factor,
-        stuck_share=params.stuck_share,
-        min_knock=params.min_knock,
-        patience=params.patience,
-        skill=skill,
-        keep_margin=params.keep_margin,
-        feed_samples=params.feed_samples,
-        risk_now=params.risk_now,
-        table_samples=max(params.table_samples, 0),
-        feed_risk=params.feed_risk,
-        final_mc=params.final_mc,
-    )
+    values = {name: getattr(params, name) for name in PARAMS_DTYPE.names}
+    values.update(skill=skill, table_samples=max(params.table_samples, 0))
+    return record(PARAMS_DTYPE, **values)
 
 
 def kernel_inputs(config: SchnauzConfig, params: ExpertParams) -> Expert:

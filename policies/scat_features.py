@@ -53,12 +53,7 @@ from schnauz_env.scat.observation import ObservationEncoder
 
 FEATURES_NAME = "scat-expert-v1"
 #: Every tunable class attribute of :class:`~policies.scat.ExpertPolicy` in v1, frozen.
-V1_PARAMS: dict[str, float] = {
-    "samples": 32,
-    "risk": 0.3,
-    "potential": 0.5,
-    "opponent_draws": 1.0,
-}
+V1_PARAMS: dict[str, float] = {"samples": 32, "risk": 0.3, "potential": 0.5, "opponent_draws": 1.0}
 #: The block's parts and their sizes, in order.
 BLOCKS: tuple[tuple[str, int], ...] = (
     ("draw_step", 1),

@@ -61,9 +61,9 @@ DECISION_ARRAYS = ("obs", "masks", "actions", "rewards", "returns", "seats", "ga
 #: Per seat and game (its episode's last observation) and per game.
 FINAL_ARRAYS = ("final_obs", "final_games", "final_seats")
 GAME_ARRAYS = ("num_players", "places", "game_returns", "seeds")
-#: How a Minari dataset is told to install what its env needs.
-REQUIREMENTS = ["schnauz_env[datasets]"]
+#: Who a Minari dataset names as its author, and how it is told to install what its env needs.
 AUTHOR = "schnauz_env developers"
+REQUIREMENTS = ["schnauz_env[datasets]"]
 
 
 # ------------------------------------------------------------------ self-play

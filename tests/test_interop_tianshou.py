@@ -77,13 +77,13 @@ def test_a_short_dqn_training_runs_on_whole_games():
     result = algorithm.run_training(
         OffPolicyTrainerParams(
             training_collector=collector,
-            test_collector=Collector(algorithm, test),
             max_epochs=1,
             epoch_num_steps=200,
             collection_step_num_env_steps=50,
-            test_step_num_episodes=2,
             batch_size=32,
             update_step_num_gradient_steps_per_sample=0.1,
+            test_collector=Collector(algorithm, test),
+            test_step_num_episodes=2,
             multi_agent_return_reduction=lambda returns: returns[:, 0],
             verbose=False,
             show_progress=False,

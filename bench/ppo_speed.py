@@ -49,6 +49,8 @@ from dataclasses import dataclass
 
 warnings.filterwarnings("ignore")
 
+KERNEL_OPPONENTS = ("random", "greedy")  # played inside the batched engines
+OPPONENTS = (*KERNEL_OPPONENTS, "expert-jit")  # expert-jit: the strong presets' opponent
 NET_ARCH = [128, 128]  # train.py's default; --net-arch
 DEFAULT_SETTINGS = ["8x256/512", "64x32/512", "64x128/2048", "256x32/2048", "256x32/4096"]
 
@@ -117,9 +119,17 @@ def aec_infos_venv(game: str, num_envs: int, opponent: str, seed: int):
 
 
 def batched_venv(game: str, num_envs: int, opponent: str, seed: int):
+    """The game's batched VecEnv; a player the kernel does not play (``expert-jit``) sits
+    in an :class:`~policies.pool.OpponentPool`, as ``training/train.py`` seats it."""
+    from schnauz_env.games import game_module
     from schnauz_env.vector import vec_env_class
 
-    return vec_env_class(game)(num_envs=num_envs, num_players=4, opponent=opponent, seed=seed)
+    config = game_module(game).Config(num_players=4)
+    if opponent not in KERNEL_OPPONENTS:
+        from policies.pool import OpponentPool
+
+        opponent = OpponentPool([opponent], game=game, config=config, seed=seed, num_games=num_envs)
+    return vec_env_class(game)(num_envs=num_envs, config=config, opponent=opponent, seed=seed)
 
 
 PATHS = {"AEC": aec_venv, "AEC+infos": aec_infos_venv, "batched": batched_venv}
@@ -215,9 +225,7 @@ def main() -> None:
     p.add_argument(
         "--games", nargs="+", default=["schnauz"], choices=["schnauz", "scat", "thirteen"]
     )
-    p.add_argument(
-        "--opponents", nargs="+", default=["random", "greedy"], choices=["random", "greedy"]
-    )
+    p.add_argument("--opponents", nargs="+", default=["random", "greedy"], choices=list(OPPONENTS))
     p.add_argument("--paths", nargs="+", default=list(PATHS), choices=list(PATHS))
     p.add_argument(
         "--steps", type=int, default=16384, help="timed env-steps per run (whole rollouts)"

@@ -5,8 +5,10 @@ Each trainer's ``Args`` dataclass extends :class:`TableArgs` (the game, the rule
 table, the opponent pool, the evaluations, the run directory) and :class:`PPOArgs` (the
 PPO settings both trainers have), so both command lines name and document these the
 same way, with SB3's names (``--learning-rate``, ``--batch-size``, ``--n-epochs``,
-``--gae-lambda``, ``--ent-coef``, ``--clip-range``). :func:`parse_args` reads a command
-line with tyro; :func:`rule_options` reads ``--rules key=value ...`` with the one rules
+``--gae-lambda``, ``--ent-coef``, ``--clip-range``). A numeric setting's range is written
+in its type (``Annotated[int, Range(1)]``) and checked by :func:`check_ranges`.
+:func:`parse_args` reads a command line with tyro, :func:`run_command` checks and runs a
+trainer's settings; :func:`rule_options` reads ``--rules key=value ...`` with the one rules
 parser of every command (:func:`schnauz_env.common.options.parse_rules`).
 """
 
@@ -21,12 +23,25 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple, NoReturn, TypeVar, get_type_hints
 
 from schnauz_env.common.options import parse_rules
 from schnauz_env.games import game_module
 
 T = TypeVar("T")
+
+#: The low end of a float setting that must be positive: ``Range(POSITIVE)`` (its error
+#: says "must be > 0").
+POSITIVE = 1e-300
+
+
+class Range(NamedTuple):
+    """The range of a numeric setting, both ends inclusive (``None``: no bound), written in
+    the setting's type: ``batch_size: Annotated[int, Range(1)] = 512``. A tuple setting's
+    every item is checked; ``None``, where the type allows it, is not."""
+
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass
@@ -36,21 +51,21 @@ class TableArgs:
     rules: tuple[str, ...] = ()
     """rule options as key=value (e.g. deck=A9 lives=2 knock_in_first_circle=false); the
     table size comes from --table-sizes"""
-    table_sizes: tuple[int, ...] = (4,)
+    table_sizes: Annotated[tuple[int, ...], Range(2)] = (4,)
     """table sizes to sample per episode"""
     opponents: tuple[str, ...] = ("random", "greedy", "expert")
     """the opponent pool: policy names or model files"""
-    opponent_weights: tuple[float, ...] = ()
+    opponent_weights: Annotated[tuple[float, ...], Range(0.0)] = ()
     """sampling weight per opponent (default: uniform)"""
-    self_play_keep: int = 3
+    self_play_keep: Annotated[int, Range(1)] = 3
     """keep at most this many self-play snapshots in the pool (oldest dropped)"""
-    seed: int = 0
+    seed: Annotated[int, Range(0)] = 0
     """seed of the environments, the opponents, torch and the evaluation deals"""
-    eval_games: int = 200
+    eval_games: Annotated[int, Range(1)] = 200
     """duplicate games per baseline at each evaluation"""
     eval_opponents: tuple[str, ...] = ("random", "greedy", "expert")
     """baselines to evaluate against (the learner against copies of each)"""
-    eval_table_size: int = 4
+    eval_table_size: Annotated[int, Range(2)] = 4
     """table size of the evaluations"""
     run_dir: str = "runs"
     """parent directory of the run"""
@@ -60,46 +75,24 @@ class TableArgs:
 
 @dataclass
 class PPOArgs:
-    learning_rate: float = 3e-4
+    learning_rate: Annotated[float, Range(POSITIVE)] = 3e-4
     """Adam learning rate"""
-    batch_size: int = 512
+    batch_size: Annotated[int, Range(1)] = 512
     """PPO minibatch size"""
-    n_epochs: int = 5
+    n_epochs: Annotated[int, Range(1)] = 5
     """PPO epochs over each batch of experience"""
-    gamma: float = 0.997
+    gamma: Annotated[float, Range(0.0, 1.0)] = 0.997
     """discount factor"""
-    gae_lambda: float = 0.95
+    gae_lambda: Annotated[float, Range(0.0, 1.0)] = 0.95
     """GAE lambda"""
-    ent_coef: float = 0.01
+    ent_coef: Annotated[float, Range(0.0)] = 0.01
     """entropy bonus"""
-    clip_range: float = 0.2
+    clip_range: Annotated[float, Range(POSITIVE)] = 0.2
     """PPO clip range (smaller keeps a cloned start from being unlearnt)"""
-    net_arch: tuple[int, ...] = (128, 128)
+    net_arch: Annotated[tuple[int, ...], Range(1)] = (128, 128)
     """hidden layers of the policy and value networks"""
 
 
-#: The range of each numeric setting, ``field: (low, high)``, both inclusive (``None``:
-#: no bound); a tuple setting's every item is checked. A float bound written as
-#: ``(0.0, ...)`` on a field that must be positive is ``POSITIVE``.
-POSITIVE = 1e-300
-TABLE_BOUNDS: dict[str, tuple[float | None, float | None]] = {
-    "table_sizes": (2, None),
-    "opponent_weights": (0.0, None),
-    "self_play_keep": (1, None),
-    "seed": (0, None),
-    "eval_games": (1, None),
-    "eval_table_size": (2, None),
-}
-PPO_BOUNDS: dict[str, tuple[float | None, float | None]] = {
-    "learning_rate": (POSITIVE, None),
-    "batch_size": (1, None),
-    "n_epochs": (1, None),
-    "gamma": (0.0, 1.0),
-    "gae_lambda": (0.0, 1.0),
-    "ent_coef": (0.0, None),
-    "clip_range": (POSITIVE, None),
-    "net_arch": (1, None),
-}
 #: Tuple settings that may not be empty.
 NOT_EMPTY = ("table_sizes", "opponents", "net_arch")
 
@@ -109,19 +102,30 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def check_ranges(args: Any, bounds: Mapping[str, tuple[float | None, float | None]]) -> None:
-    """``ValueError`` naming the flag of the first setting of ``args`` outside its
-    ``bounds`` (see :data:`TABLE_BOUNDS`), or of an empty tuple setting in
-    :data:`NOT_EMPTY`."""
+def ranges(cls: type) -> dict[str, Range]:
+    """The :class:`Range` of each setting of the settings dataclass ``cls`` that has one,
+    read from the settings' types, in field order."""
+    hints = get_type_hints(cls, include_extras=True)
+    out = {}
+    for f in fields(cls):
+        found = [m for m in getattr(hints[f.name], "__metadata__", ()) if isinstance(m, Range)]
+        if found:
+            out[f.name] = found[0]
+    return out
+
+
+def check_ranges(args: Any) -> None:
+    """``ValueError`` naming the flag of an empty tuple setting of ``args`` in
+    :data:`NOT_EMPTY`, or of the first setting outside its :class:`Range`."""
     names = {f.name for f in fields(args)}
     for name in NOT_EMPTY:
         if name in names and not getattr(args, name):
             raise ValueError(f"{flag(name)} needs at least one value")
-    for name, (low, high) in bounds.items():
-        if name not in names:
-            continue
+    for name, (low, high) in ranges(type(args)).items():
         value = getattr(args, name)
         for v in value if isinstance(value, tuple) else (value,):
+            if v is None:
+                continue
             if v != v or (low is not None and v < low) or (high is not None and v > high):
                 if low == POSITIVE:
                     want = "must be > 0"
@@ -135,10 +139,10 @@ def check_ranges(args: Any, bounds: Mapping[str, tuple[float | None, float | Non
 
 
 def check_table_args(args: TableArgs) -> None:
-    """The shared settings' ranges (:data:`TABLE_BOUNDS`, :data:`PPO_BOUNDS`) and how
-    they fit together; ``ValueError`` naming the flag. The rules and opponents are
-    checked when the first environment is built."""
-    check_ranges(args, {**TABLE_BOUNDS, **PPO_BOUNDS})
+    """Every setting's range (:func:`check_ranges`, the trainer's own settings too) and
+    how the shared settings fit together; ``ValueError`` naming the flag. The rules and
+    opponents are checked when the first environment is built."""
+    check_ranges(args)
     if args.opponent_weights and len(args.opponent_weights) != len(args.opponents):
         raise ValueError(
             f"--opponent-weights gives {len(args.opponent_weights)} weights for "
@@ -281,22 +285,12 @@ def _one_line(box: str) -> str:
     return " ".join(blocks[0]) if blocks else ""
 
 
-def run_command(
-    cls: type[T],
-    run: Callable[[T], Any],
-    argv: Sequence[str] | None,
-    prog: str,
-    description: str,
-    bounds: Mapping[str, tuple[float | None, float | None]],
-    renamed: Mapping[str, str] | None = None,
-    default: T | None = None,
-) -> None:
-    """A trainer's command: read ``cls`` from ``argv``, check the tables and ``bounds``,
-    then ``run(args)``; a bad setting ends it with a one-line error (exit code 2)."""
-    args = parse_args(cls, argv, description, prog, renamed, default)
+def run_command(prog: str, args: T, run: Callable[[T], Any]) -> None:
+    """A trainer's command, once :func:`parse_args` has read its settings ``args``: check
+    them (:func:`check_table_args`), then ``run(args)``; a bad setting ends it with a
+    one-line error (exit code 2)."""
     try:
         check_table_args(args)  # type: ignore[arg-type]
-        check_ranges(args, bounds)
         run(args)
     except ValueError as err:
         fail(prog, str(err))

@@ -26,7 +26,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from schnauz_env.common.files import atomic_write
 from schnauz_env.common.options import parse_rules
 from schnauz_env.common.places import place_value
 from schnauz_env.games import game_module
-from training.args import check_ranges, fail, parse_args
+from training.args import Range, check_ranges, fail, parse_args
 
 
 def _play(job: tuple[str, str, Any, int, int]) -> dict[str, np.ndarray]:
@@ -196,15 +196,15 @@ class Args:
     """policy name or model file"""
     game: Literal["schnauz", "scat", "thirteen"] = "schnauz"
     """the game"""
-    players: int = 4
+    players: Annotated[int, Range(2)] = 4
     """table size"""
     rules: tuple[str, ...] = ()
     """rule options as key=value (e.g. deck=A9 knock_in_first_circle=false)"""
-    games: int = 2000
+    games: Annotated[int, Range(1)] = 2000
     """games to play"""
-    seed: int = 0
+    seed: Annotated[int, Range(0)] = 0
     """seed of the deals and the teacher's moves"""
-    workers: int | None = None
+    workers: Annotated[int | None, Range(1)] = None
     """processes (default: every core)"""
 
 
@@ -214,9 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(Args, argv, Args.__doc__, prog)
     out = Path(args.out)
     try:
-        check_ranges(args, {"players": (2, None), "games": (1, None), "seed": (0, None)})
-        if args.workers is not None and args.workers < 1:
-            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        check_ranges(args)
         if out.is_dir():
             raise ValueError(f"--out {out} is a folder; name the .npz file to write")
         if out.exists() and not args.overwrite:

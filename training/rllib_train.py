@@ -34,14 +34,16 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from schnauz_env.common.files import write_text
 from training.args import (
     PPOArgs,
+    Range,
     TableArgs,
     default_run_name,
     new_run_dir,
+    parse_args,
     rule_options,
     run_command,
 )
@@ -72,39 +74,39 @@ RENAMED_FLAGS = {
 
 @dataclass
 class Args(PPOArgs, TableArgs):
-    learner_seats: int = 1
+    learner_seats: Annotated[int, Range(1)] = 1
     """seats the learner plays at each table (more than 1: it also plays itself, live)"""
-    self_play_every: int = 0
+    self_play_every: Annotated[int, Range(0)] = 0
     """add a frozen snapshot of the learner to the pool every this many iterations (0: never)"""
-    iterations: int = 100
+    iterations: Annotated[int, Range(1)] = 100
     """training iterations (each samples --train-batch-size learner decisions per learner)"""
     address: str = ""
     """Ray cluster to join (ray.init(address=...), e.g. "auto" on a cluster node); empty: start Ray here"""
-    num_cpus: int = 0
+    num_cpus: Annotated[int, Range(0)] = 0
     """CPUs of a Ray started here (0: every core); ignored with --address"""
-    torch_threads: int = 1
+    torch_threads: Annotated[int, Range(0)] = 1
     """torch threads in this process, which also learns when --num-learners is 0 (0: torch's default)"""
-    num_env_runners: int = 1
+    num_env_runners: Annotated[int, Range(0)] = 1
     """remote env runners sampling in parallel (0: sample in this process)"""
-    num_envs_per_env_runner: int = 8
+    num_envs_per_env_runner: Annotated[int, Range(1)] = 8
     """environments per env runner, stepped together (one batched forward pass for all)"""
-    rollout_fragment_length: int = 0
+    rollout_fragment_length: Annotated[int, Range(0)] = 0
     """env steps per environment per sample() call (0: RLlib's "auto", batch / envs)"""
-    num_cpus_per_env_runner: float = 1.0
+    num_cpus_per_env_runner: Annotated[float, Range(0.0)] = 1.0
     """CPUs Ray reserves per env runner"""
-    num_learners: int = 0
+    num_learners: Annotated[int, Range(0)] = 0
     """remote learner actors (0: learn in this process; more: data-parallel updates)"""
-    num_gpus_per_learner: float = 0.0
+    num_gpus_per_learner: Annotated[float, Range(0.0)] = 0.0
     """GPUs per learner actor (0: CPU)"""
-    train_batch_size: int = 4000
+    train_batch_size: Annotated[int, Range(1)] = 4000
     """learner decisions per iteration, per learner"""
     activation: Literal["tanh", "relu"] = "tanh"
     """hidden activation (both export to the numpy model format)"""
-    checkpoint_every: int = 10
+    checkpoint_every: Annotated[int, Range(0)] = 10
     """save an RLlib checkpoint every this many iterations (0: only at the end)"""
-    eval_every: int = 10
+    eval_every: Annotated[int, Range(0)] = 10
     """evaluate against the baselines every this many iterations (0: only at the end)"""
-    eval_workers: int = 1
+    eval_workers: Annotated[int, Range(1)] = 1
     """processes for the evaluation games (the harness's workers)"""
     resume: str = ""
     """an RLlib checkpoint directory to continue from (same settings); RLlib unpickles its
@@ -375,29 +377,10 @@ def evaluate_model(
     return win_rate(path, opponent, args.game, players, rules, games, seed, args.eval_workers)
 
 
-#: The range of each setting of this trainer (besides the shared ones in training.args).
-BOUNDS = {
-    "learner_seats": (1, None),
-    "self_play_every": (0, None),
-    "iterations": (1, None),
-    "num_cpus": (0, None),
-    "torch_threads": (0, None),
-    "num_env_runners": (0, None),
-    "num_envs_per_env_runner": (1, None),
-    "rollout_fragment_length": (0, None),
-    "num_cpus_per_env_runner": (0.0, None),
-    "num_learners": (0, None),
-    "num_gpus_per_learner": (0.0, None),
-    "train_batch_size": (1, None),
-    "checkpoint_every": (0, None),
-    "eval_every": (0, None),
-    "eval_workers": (1, None),
-}
-
-
 def main(argv: list[str] | None = None) -> None:
     prog = "python -m training.rllib_train"
-    run_command(Args, train, argv, prog, __doc__.split("\n")[0], BOUNDS, RENAMED_FLAGS)
+    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, RENAMED_FLAGS)
+    run_command(prog, args, train)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import warnings
 import zipfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
@@ -43,11 +43,13 @@ from schnauz_env.wrappers import SingleAgentEnv
 from schnauz_env.wrappers.vec_env import FeatureVecEnv
 from training.args import (
     PPOArgs,
+    Range,
     TableArgs,
     default_run_name,
     fail,
     flag_value,
     new_run_dir,
+    parse_args,
     rule_options,
     run_command,
 )
@@ -71,17 +73,17 @@ from training.rewards import (
 
 @dataclass
 class Args(PPOArgs, TableArgs):
-    total_steps: int = 1_000_000
+    total_steps: Annotated[int, Range(1)] = 1_000_000
     """learner decisions (environment steps) to train for"""
-    self_play_every: int = 0
+    self_play_every: Annotated[int, Range(0)] = 0
     """add a frozen snapshot of the learner to the pool every this many steps (0: never)"""
-    num_envs: int = 8
+    num_envs: Annotated[int, Range(1)] = 8
     """parallel environments"""
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"
     """how the environments run: in this process, one process each, or (one table size) all
     games in the game's compiled batched engine (:mod:`schnauz_env.vector`: SchnauzVecEnv,
     ScatVecEnv, ThirteenVecEnv)"""
-    opponent_workers: int = 0
+    opponent_workers: Annotated[int, Range(0)] = 0
     """batched envs: worker processes for slow scripted opponents (expert, ismcts); 0: in this process"""
     reward: Literal["place", "win", "lives", "win-chance"] = "place"
     """the learner's reward: its final place value (+1 first ... -1 last); (batched envs)
@@ -92,12 +94,12 @@ class Args(PPOArgs, TableArgs):
     features: str = "auto"
     """feature set appended to the observation ('auto': the game's own, e.g. schnauz-moves-v1 for
     Schnauz; 'none': the raw observation)"""
-    n_steps: int = 256
+    n_steps: Annotated[int, Range(1)] = 256
     """PPO rollout length per environment"""
     lr_schedule: Literal["constant", "linear"] = "constant"
     """'linear': decay the learning rate to 0 over --total-steps (settles a policy that
     oscillates at a constant rate)"""
-    target_kl: float = 0.0
+    target_kl: Annotated[float, Range(0.0)] = 0.0
     """stop an update's epochs early past this KL divergence (0: never)"""
     init_model: str = ""
     """start from this SB3 .zip checkpoint of an earlier run (same settings, --net-arch
@@ -105,15 +107,15 @@ class Args(PPOArgs, TableArgs):
     pickled object is loaded), yet share models as .npz files"""
     pretrain_teacher: str = ""
     """clone this policy (e.g. expert) before PPO: behaviour cloning on its games (empty: off)"""
-    pretrain_games: int = 2000
+    pretrain_games: Annotated[int, Range(1)] = 2000
     """teacher games (all seats the teacher) to clone, split over the table sizes"""
-    pretrain_epochs: int = 5
+    pretrain_epochs: Annotated[int, Range(1)] = 5
     """behaviour-cloning epochs"""
     pretrain_data: tuple[str, ...] = ()
     """clone from these saved teacher-data files (a run's pretrain_data.npz) instead of playing new games"""
-    eval_every: int = 100_000
+    eval_every: Annotated[int, Range(0)] = 100_000
     """evaluate against the baselines every this many steps (0: only at the end)"""
-    checkpoint_every: int = 0
+    checkpoint_every: Annotated[int, Range(0)] = 0
     """save a checkpoint (SB3 .zip and numpy .npz) every this many steps, besides those
     of the evaluations (0: only at evaluations)"""
     progress_bar: bool = True
@@ -121,10 +123,10 @@ class Args(PPOArgs, TableArgs):
     least every minute) in a log file or a pipe"""
     device: str = "cpu"
     """torch device"""
-    torch_threads: int = 1
+    torch_threads: Annotated[int, Range(1)] = 1
     """torch CPU threads; 1 is fastest for these small networks (more threads spin and
     fight the environment processes for the cores)"""
-    select_games: int = 0
+    select_games: Annotated[int, Range(0)] = 0
     """at the end, keep as model.npz the best of the final weights and the checkpoints of
     the run's second half, by win rate against the first of
     --eval-opponents over this many duplicate games on deals of their own (seed + 10,000:
@@ -610,23 +612,6 @@ def evaluate_against(
     return win_rate(model_path, opponent, game, config.num_players, options, games, seed)
 
 
-#: The range of each setting of this trainer (besides the shared ones in training.args).
-BOUNDS = {
-    "total_steps": (1, None),
-    "self_play_every": (0, None),
-    "num_envs": (1, None),
-    "opponent_workers": (0, None),
-    "n_steps": (1, None),
-    "target_kl": (0.0, None),
-    "pretrain_games": (1, None),
-    "pretrain_epochs": (1, None),
-    "eval_every": (0, None),
-    "checkpoint_every": (0, None),
-    "torch_threads": (1, None),
-    "select_games": (0, None),
-}
-
-
 def main(argv: list[str] | None = None) -> None:
     prog = "python -m training.train"
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -645,7 +630,8 @@ def main(argv: list[str] | None = None) -> None:
             default = Args(**{**preset(game, name), "game": game, "preset": name})
     except ValueError as err:
         fail(prog, str(err))
-    run_command(Args, train, argv, prog, __doc__.split("\n")[0], BOUNDS, default=default)
+    args = parse_args(Args, argv, __doc__.split("\n")[0], prog, default=default)
+    run_command(prog, args, train)
 
 
 if __name__ == "__main__":

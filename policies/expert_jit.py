@@ -186,7 +186,17 @@ def unmanaged(x):  # replaced by schnauz_env.batched.jit.unmanaged in _compile
     return x
 
 
+#: The kernels and the helpers they call, each marked where it is defined:
+#: ``@_kernels.jit`` compiles it as a function of its own, ``@_kernels.inline`` inlines
+#: it into its callers (numba's IR inlining): the small helpers, and every step that
+#: takes the Workspace. A call passes a named tuple by value, and copying the workspace's
+#: eighteen array structs at each call cost the single-row act() about 10%; inlined, it
+#: costs nothing.
+_kernels = KernelSet(globals(), jit_names=("unmanaged",))
+
+
 # ------------------------------------------------------------------ hand helpers
+@_kernels.inline
 def _best_reply(key, a, b, c, x, y, z):
     """policies.schnauz.best_reply on scalars: ``(key, h0, h1, h2, t0, t1, t2)``."""
     best = key[a, b, c]
@@ -213,12 +223,14 @@ def _best_reply(key, a, b, c, x, y, z):
     return best, h0, h1, h2, t0, t1, t2
 
 
+@_kernels.inline
 def _gain(ex, a, b, c, x, y, z):
     """Points the hand ``a b c`` gains by its best reply on the table ``x y z``."""
     _, h0, h1, h2, _, _, _ = _best_reply(ex.key, a, b, c, x, y, z)
     return ex.pts[h0, h1, h2] - ex.pts[a, b, c]
 
 
+@_kernels.jit
 def _hand_risk(ex, players, a, b, c, tables, ntab):
     """ExpertPolicy._hand_risk: the risk now blended with the risk after one more swap
     from each of the random ``tables[:ntab]``."""
@@ -234,6 +246,7 @@ def _hand_risk(ex, players, a, b, c, tables, ntab):
     return w * now + (1.0 - w) * later / ntab
 
 
+@_kernels.inline
 def _candidates(key, ws):
     """policies.schnauz.candidates of ``ws.hand`` and ``ws.table`` into ``ws.mh``,
     ``ws.mt`` and their keys ``ws.mk`` (move ``m`` is action ``SWAP_BASE + m``)."""
@@ -256,6 +269,7 @@ def _candidates(key, ws):
 
 
 # ------------------------------------------------------------------ decoding
+@_kernels.inline
 def _decode(obs, r, lay, ws):
     """decode_observation of row ``r`` into the cards of ``ws``; returns its :class:`View`."""
     hand, table, known, nknown = ws.hand, ws.table, ws.known, ws.nknown
@@ -334,6 +348,7 @@ def _decode(obs, r, lay, ws):
 
 
 # ------------------------------------------------------------------ randomness
+@_kernels.jit
 def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
     """sample_hands for position ``p``: its known cards and the best of ``draws`` random
     completions from ``pool[:m]`` into ``hands[s, p]``; returns the new pool size (the
@@ -388,11 +403,13 @@ def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
     return m
 
 
+@_kernels.inline
 def _draws(prm, nknown):
     """How many random draws the opponent model takes for a hand with ``nknown`` known cards."""
     return prm.skill[2 - nknown] if nknown < 3 else 0
 
 
+@_kernels.inline
 def _draw_distinct(perm, m, count):
     """Move ``count`` uniformly drawn distinct entries of ``perm[:m]`` to its front."""
     for q in range(count):
@@ -400,6 +417,7 @@ def _draw_distinct(perm, m, count):
         perm[q], perm[i] = perm[i], perm[q]
 
 
+@_kernels.inline
 def _random_tables(ws, nu, count):
     """ExpertPolicy._random_tables: ``count`` random tables of unseen cards into
     ``ws.tables``; returns how many (0 if fewer than three cards are unseen)."""
@@ -415,6 +433,7 @@ def _random_tables(ws, nu, count):
 
 
 # ------------------------------------------------------------------ knocking
+@_kernels.inline
 def _knock_limit(prm, ws, view, stuck, turns):
     """ExpertPolicy.knock_limit."""
     lives = ws.lives
@@ -434,6 +453,7 @@ def _knock_limit(prm, ws, view, stuck, turns):
     return limit
 
 
+@_kernels.inline
 def _knock_loses(ex, ws, view, mine):
     """One sample of the knock estimate: after a deal from the opponent model and every
     other player's best reply in seat order, is the hand of key ``mine`` the lowest?"""
@@ -455,6 +475,7 @@ def _knock_loses(ex, ws, view, mine):
     return True
 
 
+@_kernels.jit
 def _knock_losses(ex, ws, view, mine, limit, decide):
     """In how many of ``prm.samples`` sampled deals a knock with the hand of key ``mine``
     loses (ExpertPolicy._should_knock). With ``decide`` the count stops as soon as
@@ -472,6 +493,7 @@ def _knock_losses(ex, ws, view, mine, limit, decide):
     return losses
 
 
+@_kernels.inline
 def _should_knock(ex, ws, view, turns, stuck):
     """ExpertPolicy._should_knock: the chance of the lowest hand after every other
     player's best reply, from the opponent model, below the knock limit."""
@@ -484,6 +506,7 @@ def _should_knock(ex, ws, view, turns, stuck):
 
 
 # ------------------------------------------------------------------ final circle
+@_kernels.inline
 def _final_order(view, outp, order):
     """The active positions that still reply before the knocker, into ``order``; their count."""
     n = view.n
@@ -497,6 +520,7 @@ def _final_order(view, outp, order):
     return no
 
 
+@_kernels.inline
 def _deal_samples(ex, ws, view, samples):
     """``samples`` deals of sample_hands (every opponent) into ``ws.hands[:samples]``."""
     pool = ws.pool
@@ -510,6 +534,7 @@ def _deal_samples(ex, ws, view, samples):
                 mleft = _deal(ex.key, ws.known, ws.nknown, p, pool, mleft, draws, ws.hands, s, True)
 
 
+@_kernels.jit
 def _move_losses(key, ws, n, samples, no, m, cap):
     """In how many of the sampled deals ``ws.hands[:samples]`` move ``m`` is left the
     lowest hand once ``ws.order[:no]`` have made their best replies; counting stops at
@@ -538,6 +563,7 @@ def _move_losses(key, ws, n, samples, no, m, cap):
     return losses
 
 
+@_kernels.inline
 def _final_choice(key, ws, n, samples, no):
     """The scoring of ExpertPolicy._final_move given the sampled ``ws.hands[:samples]``."""
     mk = ws.mk
@@ -568,6 +594,7 @@ def _final_choice(key, ws, n, samples, no):
     return best_action
 
 
+@_kernels.inline
 def _final_move(ex, ws, view):
     """ExpertPolicy._final_move: the move with the least simulated chance of the lowest
     hand once the players up to the knocker have replied."""
@@ -585,6 +612,7 @@ def _final_move(ex, ws, view):
 
 
 # ------------------------------------------------------------------ ordinary turns
+@_kernels.inline
 def _turn_samples(ex, ws, view):
     """The samples of move_values: the next player's model hands (``ws.hands[:nfeed, nxt]``)
     and random tables (``ws.tables[:ntab]``); returns their :class:`TurnSamples`."""
@@ -605,6 +633,7 @@ def _turn_samples(ex, ws, view):
     return TurnSamples(nxt, nfeed, ntab)
 
 
+@_kernels.inline
 def _turn_value(ex, ws, nact, smp, m):
     """ExpertPolicy.move_values of move ``m``: minus its risk and what it feeds the next player."""
     mh, mt, hands = ws.mh, ws.mt, ws.hands
@@ -626,6 +655,7 @@ def _turn_value(ex, ws, nact, smp, m):
     return v
 
 
+@_kernels.inline
 def _turn_values(ex, ws, nact, smp):
     """ExpertPolicy.move_values of every move into ``ws.mv``, given the samples ``smp``;
     returns the best move (the first of the highest values, within 1e-9)."""
@@ -640,6 +670,7 @@ def _turn_values(ex, ws, nact, smp):
     return best_m
 
 
+@_kernels.inline
 def _turn_move(ex, ws, view):
     """ExpertPolicy._turn_move: ``(the move of least risk, an improving move or PASS)``."""
     mk = ws.mk
@@ -654,6 +685,7 @@ def _turn_move(ex, ws, view):
 
 
 # ------------------------------------------------------------------ dealer's choice
+@_kernels.inline
 def _dealer_values(ex, ws, view):
     """The values (minus risk) of keeping and of exchanging: ``(keep, exchange)``."""
     prm = ex.prm
@@ -684,12 +716,14 @@ def _dealer_values(ex, ws, view):
     return keep, exchange / m - prm.feed_risk * feed / m
 
 
+@_kernels.inline
 def _dealer_keeps(prm, keep, exchange):
     """ExpertPolicy._dealer_choice_risk's rule: keep unless exchanging is worth more."""
     return keep >= exchange - prm.keep_margin
 
 
 # ------------------------------------------------------------------ one decision
+@_kernels.jit
 def _workspace(prm):
     """The :class:`Workspace` one row's decision works in, allocated once per batch."""
     nsmp = max(prm.samples, prm.feed_samples, 1)
@@ -715,11 +749,13 @@ def _workspace(prm):
     )
 
 
+@_kernels.inline
 def _usable(view, lay):
     """Whether a decoded observation is one this config decides: its table size, a hand."""
     return view.n == lay.players and view.nh == 3
 
 
+@_kernels.jit
 def _decide(obs, r, mask, turns, ex, ws):
     """ExpertPolicy.act for row ``r`` (its turn counter already updated to ``turns``),
     working in ``ws``; -1 if the row does not match the config."""
@@ -749,12 +785,14 @@ def _decide(obs, r, mask, turns, ex, ws):
     return best
 
 
+@_kernels.inline
 def _expert(key, pts, risk, prm, lay):
     """The :class:`Expert` of a kernel's (caller-owned) arguments, its arrays unmanaged
     and its one-element record arrays as records."""
     return Expert(unmanaged(key), unmanaged(pts), unmanaged(risk), prm[0], lay[0])
 
 
+@_kernels.jit
 def _borrow(ws):
     """The arrays of ``ws`` without reference counting (:func:`unmanaged`): valid while
     ``ws`` itself is alive, which the kernel ensures with :func:`_release`."""
@@ -780,12 +818,14 @@ def _borrow(ws):
     )
 
 
+@_kernels.jit
 def _release(ws):
     """The last use of a workspace whose arrays were borrowed: numba frees a value after
     its last use, so the borrowed views are valid up to this call."""
     return ws.hand.shape[0]
 
 
+@_kernels.jit
 def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions):
     """The expert's move for every row of ``obs`` / ``masks`` into ``actions``
     (-1: the row does not match the config)."""
@@ -813,6 +853,7 @@ def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions):
 Counters = namedtuple("Counters", ["rid", "epoch", "slot_epoch", "slot_turns"])
 
 
+@_kernels.jit
 def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
     """Count each row's own turns this round into ``turns``.
 
@@ -872,67 +913,6 @@ def _k_turns(obs, lay, games, mode, rid, epoch, slot_epoch, slot_turns, turns):
         turns[r] = slot_turns[g, slot]
 
 
-_HELPERS = (
-    "_expert",
-    "_workspace",
-    "_borrow",
-    "_release",
-    "_best_reply",
-    "_gain",
-    "_hand_risk",
-    "_candidates",
-    "_decode",
-    "_deal",
-    "_draws",
-    "_draw_distinct",
-    "_random_tables",
-    "_knock_limit",
-    "_knock_loses",
-    "_knock_losses",
-    "_should_knock",
-    "_final_order",
-    "_deal_samples",
-    "_move_losses",
-    "_final_choice",
-    "_final_move",
-    "_turn_samples",
-    "_turn_value",
-    "_turn_values",
-    "_turn_move",
-    "_dealer_values",
-    "_dealer_keeps",
-    "_usable",
-    "_decide",
-)
-# Inlined (numba's IR inlining): the small helpers, and every step that takes the
-# Workspace. A call passes a named tuple by value, and copying the workspace's eighteen
-# array structs at each call cost the single-row act() about 10%; inlined, it costs nothing.
-_INLINE = (
-    "_expert",
-    "_best_reply",
-    "_gain",
-    "_draw_distinct",
-    "_draws",
-    "_dealer_keeps",
-    "_usable",
-    "_knock_loses",
-    "_turn_value",
-    "_decode",
-    "_candidates",
-    "_random_tables",
-    "_knock_limit",
-    "_should_knock",
-    "_turn_samples",
-    "_turn_values",
-    "_turn_move",
-    "_final_order",
-    "_deal_samples",
-    "_final_choice",
-    "_final_move",
-    "_dealer_values",
-)
-_KERNELS = ("_k_act", "_k_turns")
-_kernels = KernelSet(globals(), _HELPERS + _KERNELS, _INLINE, jit_names=("unmanaged",))
 _compiled = False
 
 

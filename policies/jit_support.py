@@ -17,40 +17,66 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 
 class KernelSet:
-    """The functions ``names`` of a module's namespace, compiled once, on first use.
+    """A module's kernels and the helpers they call, compiled once, on first use.
 
-    numba resolves a kernel's global names when it first compiles it, so
-    :meth:`compile` rebinds every helper in the namespace before any kernel runs (the
-    ``inline`` ones inlined into their callers at numba's IR level), together with the
-    :mod:`schnauz_env.batched.jit` attributes named in ``jit_names`` (e.g.
-    ``unmanaged``, whose plain stand-in the module defines). Without numba it only warns
-    (once) how to install it. Thread-safe: the first caller rebinds every name under a
-    lock, and :attr:`compiled` turns true only once all of them are rebound (two threads
-    wrapping the same helper twice failed: numba refuses to jit a jitted function).
+    Each is marked where it is defined, with :meth:`jit` (compiled as a function of its
+    own: the kernels, and the helpers too large to inline) or :meth:`inline` (inlined
+    into its callers at numba's IR level: the small hot helpers), and stays plain Python
+    until :meth:`compile`. numba resolves a kernel's global names when it first compiles
+    it, so :meth:`compile` rebinds every marked function in the module's ``namespace``
+    before any kernel runs, together with the :mod:`schnauz_env.batched.jit` attributes
+    named in ``jit_names`` (e.g. ``unmanaged``, whose plain stand-in the module defines).
+    Plain helpers the module imports (by their own names, like :func:`first_legal`) are
+    marked :meth:`inline` by passing them as ``inline_imports``.
+    Without numba it only warns (once) how to install it, naming ``what``. Thread-safe:
+    the first caller rebinds every name under a lock, and :attr:`compiled` turns true
+    only once all of them are rebound (two threads wrapping the same helper twice failed:
+    numba refuses to jit a jitted function).
     """
 
     def __init__(
         self,
         namespace: dict[str, Any],
-        names: Sequence[str],
-        inline: Collection[str] = (),
         jit_names: Sequence[str] = (),
         what: str | None = None,
+        inline_imports: Sequence[Callable[..., Any]] = (),
     ) -> None:
         self.namespace = namespace
-        self.names = tuple(names)
-        self.inline = frozenset(inline)
+        #: The marked functions' names, in the order they were marked.
+        self.names: list[str] = []
+        #: Those of them marked :meth:`inline`.
+        self.inlined: set[str] = set()
         self.jit_names = tuple(jit_names)
         self.what = what
         self.compiled = False
         self._lock = threading.Lock()
+        for function in inline_imports:
+            self.inline(function)
+
+    def jit(self, function: _F) -> _F:
+        """Decorator: compile ``function`` as a function of its own (returned unchanged)."""
+        self._mark(function.__name__)
+        return function
+
+    def inline(self, function: _F) -> _F:
+        """Decorator: compile ``function`` inlined into its callers (returned unchanged)."""
+        self._mark(function.__name__)
+        self.inlined.add(function.__name__)
+        return function
+
+    def _mark(self, name: str) -> None:
+        if self.compiled:
+            raise RuntimeError(f"{name} is marked after its module's kernels were compiled")
+        self.names.append(name)
 
     def compile(self) -> None:
         """Rebind the functions to their numba versions (once; see the class)."""
@@ -68,9 +94,18 @@ class KernelSet:
             g = self.namespace
             rebound = {name: getattr(jit, name) for name in self.jit_names}
             for name in self.names:
-                rebound[name] = jit.njit(g[name], inline=name in self.inline)
+                rebound[name] = jit.njit(g[name], inline=name in self.inlined)
             g.update(rebound)
             self.compiled = True
+
+
+def first_legal(masks: np.ndarray, r: int) -> int:
+    """The first legal action of row ``r`` of ``masks`` (-1: none). Plain Python, compiled
+    inline by the modules that import it (:class:`KernelSet`'s ``inline_imports``)."""
+    for a in range(masks.shape[1]):
+        if masks[r, a]:
+            return a
+    return -1
 
 
 def record(dtype: np.dtype, **values: Any) -> np.ndarray:

@@ -47,6 +47,7 @@ import numpy as np
 
 from policies import jit_support as support
 from policies.base import register_policy
+from policies.jit_support import first_legal
 from policies.scat import BLITZ_SCORE, ExpertPolicy
 from schnauz_env.scat.config import MAX_PLAYERS, ScatConfig
 from schnauz_env.scat.engine import (
@@ -128,6 +129,15 @@ _INIT_B, _MULT_B = np.uint64(0x8B51F9DD), np.uint64(0x58F38DED)
 _MIX_L, _MIX_R = np.uint64(0xCA01F9DD), np.uint64(0x4973F715)
 
 
+#: The kernels and the helpers they call, each marked where it is defined:
+#: ``@_kernels.jit`` compiles it as a function of its own, ``@_kernels.inline`` inlines
+#: it into its callers (numba's IR inlining: the small hot helpers).
+_kernels = support.KernelSet(
+    globals(), what="the compiled Scat expert", inline_imports=(first_legal,)
+)
+
+
+@_kernels.inline
 def _mul64(a, b):
     """The 128-bit product of two uint64 words, as ``(high, low)`` words."""
     a0, a1 = a & _M32, a >> _U32
@@ -137,6 +147,7 @@ def _mul64(a, b):
     return a1 * b1 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32), (p0 & _M32) | (mid << _U32)
 
 
+@_kernels.inline
 def _pcg_step(st):
     """state = state * multiplier + increment (mod 2**128)."""
     hi, lo = _mul64(st[ST_LO], _MUL_LO)
@@ -146,6 +157,7 @@ def _pcg_step(st):
     st[ST_LO] = lo2
 
 
+@_kernels.inline
 def _next64(st):
     """pcg64_next64: step, then the XSL-RR output of the new state."""
     _pcg_step(st)
@@ -155,6 +167,7 @@ def _next64(st):
     return (x >> rot) | (x << ((_U64 - rot) & _U63))
 
 
+@_kernels.inline
 def _next32(st):
     """pcg64_next32: the low half of a 64-bit output, keeping the high half for next time."""
     if st[HAS32] != _U0:
@@ -166,6 +179,7 @@ def _next32(st):
     return x & _M32
 
 
+@_kernels.inline
 def _random_interval(st, top):
     """numpy's random_interval: uniform on 0..top (< 2**32) by masked rejection."""
     if top == 0:
@@ -182,6 +196,7 @@ def _random_interval(st, top):
     return np.int64(v)
 
 
+@_kernels.jit
 def _shuffle(st, a, n):
     """Generator.shuffle of ``a[:n]`` (the same draws, the same permutation)."""
     for i in range(n - 1, 0, -1):
@@ -189,6 +204,7 @@ def _shuffle(st, a, n):
         a[i], a[j] = a[j], a[i]
 
 
+@_kernels.inline
 def _hashmix(value, hc):
     """SeedSequence's hashmix of a 32-bit ``value``; returns ``(hash, next hash constant)``."""
     value = (value ^ hc) & _M32
@@ -197,6 +213,7 @@ def _hashmix(value, hc):
     return value ^ (value >> _U16), hc
 
 
+@_kernels.jit
 def _seed_pcg64(st, seed):
     """``st`` := the state of ``np.random.default_rng(seed)`` for ``0 <= seed < 2**32``:
     SeedSequence(seed).generate_state(4, uint64), then pcg64_set_seed."""
@@ -236,6 +253,7 @@ def _seed_pcg64(st, seed):
 
 
 # ------------------------------------------------------------------ hand helpers
+@_kernels.inline
 def _value(pts, lay, cards, n):
     """hand_value of ``cards[:n]``: the best suit total, 30.5 for a trinca of three."""
     t0 = t1 = t2 = t3 = 0
@@ -256,6 +274,7 @@ def _value(pts, lay, cards, n):
     return best
 
 
+@_kernels.inline
 def _sort(cards, n):
     """Sort ``cards[:n]`` in place (insertion sort: a few cards, mostly in order)."""
     for i in range(1, n):
@@ -267,6 +286,7 @@ def _sort(cards, n):
         cards[j] = c
 
 
+@_kernels.inline
 def _totals(pts, cards, n, t):
     """The points per suit of ``cards[:n]`` into ``t``."""
     for s in range(4):
@@ -275,6 +295,7 @@ def _totals(pts, cards, n, t):
         t[cards[q] & 3] += pts[cards[q]]
 
 
+@_kernels.inline
 def _value_without(pts, lay, cards, n, i, t):
     """hand_value of ``cards[:n]`` without ``cards[i]``, given their suit totals ``t``."""
     c = cards[i]
@@ -293,6 +314,7 @@ def _value_without(pts, lay, cards, n, i, t):
     return v
 
 
+@_kernels.inline
 def _best_keep(pts, lay, cards, n, t):
     """best_keep of ``cards[:n]``: ``(value, index)`` of the best hand left by throwing one
     card (the first such index on a tie); ``t`` is scratch for the suit totals."""
@@ -305,6 +327,7 @@ def _best_keep(pts, lay, cards, n, t):
     return best, best_i
 
 
+@_kernels.inline
 def _draw_value(pts, lay, hand, nh, t, base, c):
     """The best hand's value after drawing ``c`` into ``hand[:nh]`` (best_keep's value),
     given the hand's suit totals ``t`` (restored on return) and its own value ``base``
@@ -329,6 +352,7 @@ def _draw_value(pts, lay, hand, nh, t, base, c):
     return best
 
 
+@_kernels.inline
 def _expected_draw(pts, lay, hand, nh, ws, npool):
     """expected_draw: the mean best hand after drawing one card of the pool."""
     base = _value(pts, lay, hand, nh)
@@ -341,6 +365,7 @@ def _expected_draw(pts, lay, hand, nh, ws, npool):
     return total / npool
 
 
+@_kernels.inline
 def _expected_gain(pts, lay, hand, nh, ws, npool):
     """expected_gain: the mean improvement of ``hand[:nh]`` from one more pool card."""
     if npool == 0:
@@ -356,6 +381,7 @@ def _expected_gain(pts, lay, hand, nh, ws, npool):
 
 
 # ------------------------------------------------------------------ decoding
+@_kernels.jit
 def _workspace():
     """The arrays of one row's decision (:class:`Workspace`)."""
     return Workspace(
@@ -373,6 +399,7 @@ def _workspace():
     )
 
 
+@_kernels.inline
 def _first_hot(obs, r, start, size):
     """The first nonzero entry of ``obs[r, start:start + size]`` (-1: none)."""
     for k in range(size):
@@ -381,6 +408,7 @@ def _first_hot(obs, r, start, size):
     return -1
 
 
+@_kernels.jit
 def _decode(obs, r, lay, ws):
     """decode_observation of row ``r`` into ``ws``; returns its :class:`View`."""
     hand, pool, known, nknown, out = ws.hand, ws.pool, ws.known, ws.nknown, ws.out
@@ -443,6 +471,7 @@ def _decode(obs, r, lay, ws):
 
 
 # ------------------------------------------------------------------ the decisions
+@_kernels.jit
 def _discard_scores(pts, prm, lay, ws, view, scores):
     """ExpertPolicy.discard_scores into ``scores[:nh]``; returns the first best index."""
     hand, nh = ws.hand, view.nh
@@ -483,6 +512,7 @@ def _discard_scores(pts, prm, lay, ws, view, scores):
     return best_i
 
 
+@_kernels.jit
 def _lowest_chance(pts, prm, lay, ws, view, st):
     """ExpertPolicy.lowest_chance, drawing from the generator state ``st``: the share of
     ``samples`` deals of the unseen cards in which the hand is strictly the lowest after
@@ -530,6 +560,7 @@ def _lowest_chance(pts, prm, lay, ws, view, st):
     return strict / prm.samples
 
 
+@_kernels.inline
 def _with_top(pts, lay, ws, view):
     """The best hand keeping the discard pile's top card (-1.0: the pile is empty)."""
     if view.top < 0:
@@ -539,17 +570,10 @@ def _with_top(pts, lay, ws, view):
     return _draw_value(pts, lay, ws.hand, view.nh, ws.t, base, view.top)
 
 
-def _first_legal(masks, r):
-    """The first legal action of row ``r`` (-1: none)."""
-    for a in range(masks.shape[1]):
-        if masks[r, a]:
-            return a
-    return -1
-
-
+@_kernels.jit
 def _decide(obs, r, masks, pts, prm, lay, ws, st, scores):
     """ExpertPolicy.act of row ``r`` (-1: no hand or an empty mask)."""
-    legal = _first_legal(masks, r)
+    legal = first_legal(masks, r)
     view = _decode(obs, r, lay, ws)
     if legal < 0 or view.nh == 0:
         return -1
@@ -575,6 +599,7 @@ def _decide(obs, r, masks, pts, prm, lay, ws, st, scores):
     return PASS if masks[r, PASS] else legal
 
 
+@_kernels.jit
 def _k_act(obs, masks, pts, prm, lay, st, actions):
     """The expert's move for every row into ``actions`` (-1: no hand, or no legal move),
     drawing from the generator state ``st`` row after row."""
@@ -585,7 +610,7 @@ def _k_act(obs, masks, pts, prm, lay, st, actions):
     for r in range(obs.shape[0]):
         a = _decide(obs, r, masks, pts, prm, lay, ws, st, scores)
         legal = a < 0 or masks[r, a]  # an illegal move: never with the engine's masks
-        actions[r] = a if legal else _first_legal(masks, r)
+        actions[r] = a if legal else first_legal(masks, r)
 
 
 # The feature block of scat-expert-v1 (policies.scat_features.BLOCKS), by offset.
@@ -595,6 +620,7 @@ F_SCORES, F_BEST = 8, 13
 F_SCALE = 31.0
 
 
+@_kernels.jit
 def _k_features(obs, pts, prm, lay, seeds, out):
     """The ``scat-expert-v1`` block of every row into ``out`` (zeros on entry); a row's
     samples are drawn from ``np.random.default_rng(seeds[r])``'s generator."""
@@ -630,44 +656,6 @@ def _k_features(obs, pts, prm, lay, seeds, out):
             chance = _lowest_chance(pts, prm, lay, ws, view, st)
             out[r, F_CHANCE] = chance
             out[r, F_KNOCK] = 1.0 if chance < limit else 0.0
-
-
-#: Inlined into their callers (numba's IR inlining): the small hot helpers.
-_INLINE = (
-    "_mul64",
-    "_pcg_step",
-    "_next64",
-    "_next32",
-    "_random_interval",
-    "_hashmix",
-    "_value",
-    "_sort",
-    "_totals",
-    "_value_without",
-    "_best_keep",
-    "_draw_value",
-    "_expected_draw",
-    "_expected_gain",
-    "_first_hot",
-    "_first_legal",
-    "_with_top",
-)
-#: Compiled as functions of their own.
-_CALLED = (
-    "_shuffle",
-    "_seed_pcg64",
-    "_workspace",
-    "_decode",
-    "_discard_scores",
-    "_lowest_chance",
-    "_decide",
-)
-_kernels = support.KernelSet(
-    globals(),
-    _INLINE + _CALLED + ("_k_act", "_k_features"),
-    _INLINE,
-    what="the compiled Scat expert",
-)
 
 
 def _run(kernel_name: str, *args: Any) -> None:

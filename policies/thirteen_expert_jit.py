@@ -56,6 +56,7 @@ import numpy as np
 
 from policies import jit_support as support
 from policies.base import register_policy
+from policies.jit_support import first_legal
 from policies.thirteen import ExpertPolicy, _group_cost
 from schnauz_env.thirteen.combos import (
     ACE,
@@ -188,6 +189,18 @@ I_GEN, I_SHAPES = 0, 1
 View = namedtuple("View", ["nh", "k", "tn", "to_act", "opening", "declare", "min_opp"])
 
 
+#: The kernels and the helpers they call, each marked where it is defined:
+#: ``@_kernels.jit`` compiles it as a function of its own, ``@_kernels.inline`` inlines
+#: it into its callers (numba's IR inlining: the small hot helpers).
+_kernels = support.KernelSet(
+    globals(),
+    jit_names=("unmanaged_fields",),
+    what="the compiled Thirteen expert",
+    inline_imports=(first_legal,),
+)
+
+
+@_kernels.jit
 def _workspace(gcost, ckey, ccost, cinfo):
     """Fresh arrays for :class:`Workspace` (one set per kernel call), with ``gcost`` and
     the cache."""
@@ -237,6 +250,7 @@ def unmanaged_fields(ws):  # replaced by schnauz_env.batched.jit.unmanaged_field
 
 
 # ------------------------------------------------------------------ decoding
+@_kernels.inline
 def _cards(obs, r, base, out):
     """The strengths set in the 52-card block at ``base`` of row ``r`` into ``out``
     (ascending); returns how many."""
@@ -248,6 +262,7 @@ def _cards(obs, r, base, out):
     return n
 
 
+@_kernels.jit
 def _decode(obs, r, lay, ws):
     """What the reference's ``decode_observation`` and ``choose`` read from row ``r``:
     the hand by rank, the selection, the table, the unseen cards per rank, the
@@ -288,6 +303,7 @@ def _decode(obs, r, lay, ws):
 
 
 # ------------------------------------------------------------------ combinations
+@_kernels.jit
 def _classify(ss, k):
     """classify_strengths of ``ss[:k]`` (ascending): its kind, or -1 (not a combination)."""
     if k == 0:
@@ -314,6 +330,7 @@ def _classify(ss, k):
     return -1
 
 
+@_kernels.inline
 def _has_run(ws, length, need, top):
     """combos._has_run on the unseen cards."""
     run = 0
@@ -324,6 +341,7 @@ def _has_run(ws, length, need, top):
     return False
 
 
+@_kernels.inline
 def _can_beat(ws, kind, size, top):
     """combos.can_beat(unseen, Combo(kind, size, top))."""
     top_rank = top >> 2
@@ -345,6 +363,7 @@ def _can_beat(ws, kind, size, top):
     return False
 
 
+@_kernels.inline
 def _shape(ws, kind, lo, npos, m, min_top, must, k):
     """One shape of plays (``npos`` consecutive ranks from ``lo``, ``m`` cards of each):
     appended with its cheapest and its strongest suit choice if it has one that beats
@@ -402,6 +421,7 @@ def _shape(ws, kind, lo, npos, m, min_top, must, k):
     ws.ints[I_SHAPES] = ns + 1
 
 
+@_kernels.inline
 def _block(ws, nb, kind, npos, m, min_top):
     """Append a block of shapes (every lowest rank of one kind and length) to ``ws.blocks``;
     returns the new number of blocks."""
@@ -409,6 +429,7 @@ def _block(ws, nb, kind, npos, m, min_top):
     return nb + 1
 
 
+@_kernels.jit
 def _plays(ws, leading, tkind, tsize, ttop, must, k):
     """The shapes of plays_strengths(hand, table, must) that begin with the selection,
     in its order (:func:`_shape`); returns how many. The blocks (a kind and length) come
@@ -454,6 +475,7 @@ def _plays(ws, leading, tkind, tsize, ttop, must, k):
 
 
 # ------------------------------------------------------------------ the partition
+@_kernels.inline
 def _options(ws, s, key):
     """decompose's options of the sub-hand with index ``s`` and key ``key`` into ``ws.o*``
     (kind, lowest rank, cards, and the index and key of what is left), in decompose's
@@ -499,11 +521,13 @@ def _options(ws, s, key):
     return n
 
 
+@_kernels.inline
 def _pack(kind, lo, size):
     """A group as one number (:data:`NO_GROUP`: none)."""
     return (kind * NR + lo) * (HAND_SIZE + 1) + size
 
 
+@_kernels.inline
 def _group_delta(w, g):
     """What the packed group ``g`` weighs under the per-rank weights ``w`` (its cards'
     share of a sub-hand index or key)."""
@@ -519,6 +543,7 @@ def _group_delta(w, g):
     return size * w[lo]
 
 
+@_kernels.inline
 def _recall(ws, s, key):
     """Whether the sub-hand with index ``s`` and key ``key`` is solved: in the memo, or
     in the cache (then copied into the memo)."""
@@ -535,6 +560,7 @@ def _recall(ws, s, key):
     return True
 
 
+@_kernels.inline
 def _decompose(ws, root, key):
     """decompose of the sub-hand with index ``root`` (key ``key``: its cards per rank in
     base 5), into the memo: ``mcost`` (the cheapest partition's cost), ``mng`` (its
@@ -547,6 +573,7 @@ def _decompose(ws, root, key):
         _search(ws, root, key)
 
 
+@_kernels.jit
 def _search(ws, root, key):
     """The search of :func:`_decompose`: every sub-hand a sub-hand needs is solved
     first (an explicit stack); the memo alone guarantees it ends (the cache may forget)."""
@@ -592,6 +619,7 @@ def _search(ws, root, key):
         sp -= 1
 
 
+@_kernels.inline
 def _without(ws, root, key, cards, size):
     """The sub-hand index and key of the hand (index ``root``, key ``key``) without
     ``cards[:size]``."""
@@ -602,11 +630,13 @@ def _without(ws, root, key, cards, size):
 
 
 # ------------------------------------------------------------------ the decisions
+@_kernels.inline
 def _next(ws, plan, size, k):
     """next_action: the action that continues ``plan`` after the ``k`` selected cards."""
     return PLAY if k == size else plan[k]
 
 
+@_kernels.jit
 def _lead(ws, prm, view, root, key, ns):
     """ExpertPolicy._lead: the shape to lead (an index of ``ws.strong`` as a negative
     ``-1 - i``, of ``ws.cheap`` as ``i``)."""
@@ -656,6 +686,7 @@ def _lead(ws, prm, view, root, key, ns):
     return bi
 
 
+@_kernels.jit
 def _respond(ws, prm, view, root, key, ns, allow_pass):
     """ExpertPolicy._respond: the shape to play (an index of ``ws.cheap``; -1: pass)."""
     _decompose(ws, root, key)
@@ -688,6 +719,7 @@ def _respond(ws, prm, view, root, key, ns, allow_pass):
     return bi if best < pass_cost - prm.margin else -1
 
 
+@_kernels.jit
 def _plan(ws, prm, view):
     """ExpertPolicy.plan_action of the decoded row: the action to take."""
     nh, k = view.nh, view.k
@@ -719,17 +751,10 @@ def _plan(ws, prm, view):
     return PASS if i < 0 else _next(ws, ws.cheap[i], ws.ssize[i], k)
 
 
-def _first_legal(masks, r):
-    """The first legal action of row ``r`` (-1: none)."""
-    for a in range(masks.shape[1]):
-        if masks[r, a]:
-            return a
-    return -1
-
-
+@_kernels.jit
 def _decide(obs, r, masks, prm, lay, ws):
     """ExpertPolicy.act of row ``r`` (-1: an empty mask)."""
-    legal = _first_legal(masks, r)
+    legal = first_legal(masks, r)
     if legal < 0:
         return -1
     many = False
@@ -743,6 +768,7 @@ def _decide(obs, r, masks, prm, lay, ws):
     return _plan(ws, prm, view)
 
 
+@_kernels.jit
 def _k_act(obs, masks, gcost, ckey, ccost, cinfo, prm, lay, actions):
     """The expert's move for every row into ``actions`` (-1: no legal move)."""
     prm = prm[0]
@@ -752,10 +778,11 @@ def _k_act(obs, masks, gcost, ckey, ccost, cinfo, prm, lay, actions):
     for r in range(obs.shape[0]):
         a = _decide(obs, r, masks, prm, lay, u)
         legal = a < 0 or masks[r, a]  # an illegal move: never with the engine's masks
-        actions[r] = a if legal else _first_legal(masks, r)
+        actions[r] = a if legal else first_legal(masks, r)
     ws.ints[I_GEN] = 0  # ws is alive (and its arrays with it) until here
 
 
+@_kernels.jit
 def _k_features(obs, gcost, ckey, ccost, cinfo, prm, lay, out):
     """The ``thirteen-expert-v1`` block of every row into ``out`` (zeros on entry): the
     one-hot of the expert's next action on the observer's turn."""
@@ -769,43 +796,6 @@ def _k_features(obs, gcost, ckey, ccost, cinfo, prm, lay, out):
             continue
         out[r, PLAY if view.declare else _plan(u, prm, view)] = 1.0
     ws.ints[I_GEN] = 0  # ws is alive (and its arrays with it) until here
-
-
-#: Inlined into their callers (numba's IR inlining): the small hot helpers.
-_INLINE = (
-    "_cards",
-    "_has_run",
-    "_can_beat",
-    "_shape",
-    "_block",
-    "_options",
-    "_recall",
-    "_decompose",
-    "_pack",
-    "_group_delta",
-    "_without",
-    "_next",
-    "_first_legal",
-)
-#: Compiled as functions of their own.
-_CALLED = (
-    "_workspace",
-    "_decode",
-    "_classify",
-    "_plays",
-    "_search",
-    "_lead",
-    "_respond",
-    "_plan",
-    "_decide",
-)
-_kernels = support.KernelSet(
-    globals(),
-    _INLINE + _CALLED + ("_k_act", "_k_features"),
-    _INLINE,
-    jit_names=("unmanaged_fields",),
-    what="the compiled Thirteen expert",
-)
 
 
 def _run(kernel_name: str, *args: Any) -> None:

@@ -221,11 +221,11 @@ class BatchedGame:
             d[:] = dealers
         return d
 
-    def _per_seat(self, name: str, values: Any, width: int) -> np.ndarray:
-        """``reset``'s ``(B, n)`` counts (lives, points) checked: ``(B, width)`` int32,
-        -1 where not given."""
+    def _per_seat(self, name: str, values: Any) -> np.ndarray:
+        """``reset``'s ``(B, n)`` counts (lives, points) checked: ``(B, seats)`` int32 (as
+        wide as the per-seat outputs), -1 where not given."""
         b, n = self.num_games, self.num_players
-        out = np.full((b, width), -1, dtype=np.int32)
+        out = np.full((b, self._rewards.shape[1]), -1, dtype=np.int32)
         if values is not None:
             top = self.MAX_COUNT
             values = integers(name, values, 0, top, f"integers 0..{top}")
@@ -439,39 +439,80 @@ class BatchedGame:
 
 
 class LivesGame(BatchedGame):
-    """A batched game played for lives over rounds (Schnauz, Scat): the views of dealer,
-    rounds, lives and who is out, and the decks of extra deals queued in external mode."""
+    """A batched game played for lives over rounds (Schnauz, Scat): :meth:`reset` with
+    dealers and lives, the views of dealer, rounds, lives and who is out, and the decks of
+    extra deals queued in external mode."""
 
-    def _queue_decks(
-        self, g: int, decks: Any, method: str, what: str, slots: int, ptr: int, end: int
-    ) -> None:
+    #: External mode: room for this many queued decks of extra deals per game.
+    QUEUE_SLOTS: ClassVar[int]
+    cfg: np.ndarray
+
+    def reset(
+        self,
+        seed: int | None = None,
+        decks: np.ndarray | None = None,
+        dealers: np.ndarray | None = None,
+        lives: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Start every game afresh; return ``(obs, mask)`` of the players to act.
+
+        ``decks`` (``(B, K, deck_size)`` permutations of ``range(deck_size)``, as the
+        game's ``reference_decks`` makes) replaces the games' own shuffles: rounds take
+        them in order, exactly as the reference takes ``rng.permutation``; the extra deals
+        take the decks queued for them (Schnauz's replay deals with ``ties="share"``:
+        ``queue_replay_decks``; Scat's tie-break deals: ``queue_tie_break_decks``);
+        auto-reset is then off. ``dealers`` (``(B,)``) sets the first dealers, ``lives``
+        (``(B, n)``) the starting lives of this reset.
+        """
+        deck_size = self.config.deck_size
+        # Every argument is checked before anything changes: a refused reset leaves the
+        # games, their generators and their decks as they were.
+        if decks is not None:
+            decks = check_decks(decks, self.num_games, deck_size)
+        d = self._dealers(dealers)
+        lv = self._per_seat("lives", lives)
+        if seed is not None:
+            self.seed(seed)
+        self._set_perms(self._round_decks(decks, deck_size))
+        return self._started_with(self._reset_kernel(d, lv))
+
+    def _set_perms(self, perms: np.ndarray) -> None:
+        """Make ``perms`` the games' decks (the ``perms`` of :attr:`kernel_state`)."""
+        raise NotImplementedError
+
+    def _reset_kernel(self, dealers: np.ndarray, lives: np.ndarray) -> int:
+        """Run the game's ``k_reset`` on every game (``dealers`` and ``lives`` checked,
+        -1 where not given) and set auto reset; return the number of games in error."""
+        raise NotImplementedError
+
+    def _queue_decks(self, g: int, decks: Any, method: str, what: str, ptr: int, end: int) -> None:
         """External mode: the decks the next extra deals (replays, tie-breaks: ``what``)
-        of game ``g`` take, in order, at most ``slots``; ``gs[g, ptr:end]`` bound them.
-        ``method`` names the public method in errors."""
+        of game ``g`` take, in order, at most ``QUEUE_SLOTS``; ``gs[g, ptr:end]`` bound
+        them. ``method`` names the public method in errors."""
         f = self.FIELDS
         if not self.cfg[f.C_EXTERNAL]:
             raise ValueError(f"{method} needs reset(decks=...)")
         perms = self.kernel_state.perms
         decks = np.asarray(decks, dtype=np.int8).reshape(-1, perms.shape[2])
-        if len(decks) > slots:
-            raise ValueError(f"at most {slots} {what} decks at a time")
+        if len(decks) > self.QUEUE_SLOTS:
+            raise ValueError(f"at most {self.QUEUE_SLOTS} {what} decks at a time")
         start = int(self.cfg[f.C_ROUND_DECKS])
         perms[g, start : start + len(decks)] = decks
         self.gs[g, ptr] = start
         self.gs[g, end] = start + len(decks)
 
-    def _round_decks(self, decks: np.ndarray | None, slots: int, deck_size: int) -> np.ndarray:
+    def _round_decks(self, decks: np.ndarray | None, deck_size: int) -> np.ndarray:
         """``reset``'s external decks (``(B, K, deck_size)``, checked) as the games'
-        ``perms``: the round decks in order, then room for ``slots`` queued decks of extra
-        deals; ``cfg`` counts the round decks and says the games are external. Without
-        decks: an empty ``perms``, and the games shuffle their own."""
+        ``perms``: the round decks in order, then room for ``QUEUE_SLOTS`` queued decks of
+        extra deals; ``cfg`` counts the round decks and says the games are external.
+        Without decks: an empty ``perms``, and the games shuffle their own."""
         f = self.FIELDS
         if decks is None:
             self.cfg[f.C_ROUND_DECKS] = 0
             self.cfg[f.C_EXTERNAL] = 0
             return np.zeros((1, 1, deck_size), dtype=np.int8)
         rounds = decks.shape[1]
-        perms = np.zeros((self.num_games, rounds + slots, deck_size), dtype=np.int8)
+        perms = np.zeros((self.num_games, rounds + self.QUEUE_SLOTS, deck_size), dtype=np.int8)
         perms[:, :rounds] = decks
         self.cfg[f.C_ROUND_DECKS] = rounds
         self.cfg[f.C_EXTERNAL] = 1

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import LivesGame, check_decks, dealer_and_decks, field_view
+from schnauz_env.batched.base import LivesGame, dealer_and_decks, field_view
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.scat import kernels as K
 from schnauz_env.batched.scat import layout as L
@@ -83,6 +83,7 @@ class BatchedScat(LivesGame):
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Scat"
+    QUEUE_SLOTS = TIE_BREAK_SLOTS
     MAX_COUNT = 2**30 - 1
     QUEUE_ERRORS = {
         "ERR_NO_TIE_BREAK_DECK": "needs a tie-break deal: queue its decks with "
@@ -145,39 +146,16 @@ class BatchedScat(LivesGame):
         """The arrays the kernels take first (:attr:`arrays`)."""
         return self.arrays
 
-    # -------------------------------------------------------------------- API
-    def reset(
-        self,
-        seed: int | None = None,
-        decks: np.ndarray | None = None,
-        dealers: np.ndarray | None = None,
-        lives: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Start every game afresh; return ``(obs, mask)`` of the players to act.
-
-        ``decks`` (``(B, K, 52)`` permutations of ``range(52)``, card ints top first, as
-        :func:`reference_decks` makes) replaces the games' own shuffles: rounds take
-        them in order, exactly as the reference takes ``rng.permutation``; tie-break
-        deals take the decks given to :meth:`queue_tie_break_decks`; auto-reset is then
-        off. ``dealers`` (``(B,)``) sets the first dealers, ``lives`` (``(B, n)``) the
-        starting lives of this reset. The rewards of first deals that ended at once
-        are in :attr:`opening_rewards`.
-        """
-        b = self.num_games
-        cfg = self.cfg
-        d = self._dealers(dealers)
-        lv = self._per_seat("lives", lives, MAX_PLAYERS)
-        if decks is not None:
-            decks = check_decks(decks, b, NC)
-        perms = self._round_decks(decks, TIE_BREAK_SLOTS, NC)
-        if seed is not None:
-            self.seed(seed)
+    def _set_perms(self, perms: np.ndarray) -> None:
         self.arrays = self.arrays._replace(perms=perms)
+
+    def _reset_kernel(self, dealers: np.ndarray, lives: np.ndarray) -> int:
+        cfg = self.cfg
         cfg[L.C_AUTO] = int(self.auto_reset and not cfg[L.C_EXTERNAL])
-        errors = K.k_reset(
+        return K.k_reset(
             self.arrays,
-            d,
-            lv,
+            dealers,
+            lives,
             self._rew0,
             self.mask,
             self._obs,
@@ -185,8 +163,8 @@ class BatchedScat(LivesGame):
             self.observing,
             self._all,
         )
-        return self._started_with(errors)
 
+    # -------------------------------------------------------------------- API
     def _step_kernel(self) -> int:
         return self._k_step(
             self.arrays,
@@ -209,9 +187,7 @@ class BatchedScat(LivesGame):
         (``schnauz_env.common.engine.round_rng(round, deck)``); give here the
         permutations it draws (up to 16) before the step that needs them.
         """
-        self._queue_decks(
-            g, decks, "queue_tie_break_decks", "tie-break", TIE_BREAK_SLOTS, L.F_TB_PTR, L.F_TB_END
-        )
+        self._queue_decks(g, decks, "queue_tie_break_decks", "tie-break", L.F_TB_PTR, L.F_TB_END)
 
     def _play_random_kernel(self, steps: int) -> int:
         if not self._started:

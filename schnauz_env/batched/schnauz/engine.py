@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from schnauz_env.batched.base import LivesGame, check_decks, dealer_and_decks
+from schnauz_env.batched.base import LivesGame, dealer_and_decks
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.schnauz import loop as K
 from schnauz_env.batched.schnauz import state as S
@@ -65,6 +65,7 @@ class BatchedSchnauz(LivesGame):
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Schnauz"
+    QUEUE_SLOTS = REPLAY_SLOTS
 
     def __init__(
         self,
@@ -122,46 +123,21 @@ class BatchedSchnauz(LivesGame):
         self.perms = perms
         self._state = self._state._replace(perms=perms)
 
-    # -------------------------------------------------------------------- API
-    def reset(
-        self,
-        seed: int | None = None,
-        decks: np.ndarray | None = None,
-        dealers: np.ndarray | None = None,
-        lives: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Start every game afresh; return ``(obs, mask)`` of the players to act.
-
-        ``decks`` (``(B, K, deck_size)`` permutations of ``range(deck_size)``, as
-        :func:`reference_decks` makes) replaces the games' own shuffles: rounds take
-        them in order, exactly as the reference takes ``rng.permutation``; replay
-        deals (``ties="share"``) take the decks given to :meth:`queue_replay_decks`;
-        auto-reset is then off. ``dealers`` (``(B,)``) sets the first dealers,
-        ``lives`` (``(B, n)``) the starting lives of this reset.
-        """
-        b, nc = self.num_games, self.config.deck_size
-        # Every argument is checked before anything changes: a refused reset leaves the
-        # games, their generators and their decks as they were.
-        if decks is not None:
-            decks = check_decks(decks, b, nc)
-        d = self._dealers(dealers)
-        lv = self._per_seat("lives", lives, MAX_PLAYERS)
-        if seed is not None:
-            self.seed(seed)
-        self._set_perms(self._round_decks(decks, REPLAY_SLOTS, nc))
-        errors = K.k_reset(self._state, d, lv, self.mask, self.obs, self.observing, self._all)
+    def _reset_kernel(self, dealers: np.ndarray, lives: np.ndarray) -> int:
+        errors = K.k_reset(
+            self._state, dealers, lives, self.mask, self.obs, self.observing, self._all
+        )
         self._auto = self.auto_reset and not self.cfg[S.C_EXTERNAL]
-        return self._started_with(errors)
+        return errors
 
+    # -------------------------------------------------------------------- API
     def queue_replay_decks(self, g: int, decks: np.ndarray) -> None:
         """External mode: the decks game ``g``'s next replay deals take, in order.
 
         The reference deals replays from ``SchnauzState.replay_rng()``; give here the
         permutations that generator draws (up to 16) before the step that needs them.
         """
-        self._queue_decks(
-            g, decks, "queue_replay_decks", "replay", REPLAY_SLOTS, S.F_RPTR, S.F_REND
-        )
+        self._queue_decks(g, decks, "queue_replay_decks", "replay", S.F_RPTR, S.F_REND)
 
     def _play_random_kernel(self, steps: int) -> int:
         return K.k_play_random(self._state, self._rewards, self.obs, steps, self.observing)

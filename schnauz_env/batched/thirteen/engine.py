@@ -123,7 +123,7 @@ class BatchedThirteen(BatchedGame):
         # games, their generators and their decks as they were.
         if decks is not None:
             decks = check_decks(decks, b, DECK_SIZE, unit="games")
-        sc = self._per_seat("scores", scores, L.P)
+        sc = self._per_seat("scores", scores)
         if scores is not None:
             sc[:, self.num_players :] = 0
         if seed is not None:

@@ -63,6 +63,7 @@ from policies.jit_support import (
     check_rows,
     layout_dtype,
     observation_record,
+    params_dtype,
     record,
 )
 from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
@@ -105,34 +106,13 @@ MODE_SINGLE, MODE_GAMES = 1, 2
 # numba compiles like structs, for the rest.
 
 #: The :class:`~policies.schnauz.ExpertParams` fields only ``value="points"`` reads, which
-#: is not compiled (:func:`param_record` refuses it): every other field is in the record.
+#: is not compiled (:func:`param_record` refuses it).
 _NOT_COMPILED = ("lookahead", "feed_penalty", "value")
-#: The record field of a parameter, by the type of its default: a tuple is an int64 array.
-_KERNEL_TYPES = {int: np.int64, float: np.float64, bool: np.bool_}
-
-
-def _params_dtype() -> np.dtype:
-    """The record of :class:`~policies.schnauz.ExpertParams`' compiled fields, in their
-    order, each typed by its default (:data:`_KERNEL_TYPES`)."""
-    fields: list[tuple[Any, ...]] = []
-    for field in dataclass_fields(ExpertParams):
-        if field.name in _NOT_COMPILED:
-            continue
-        default = field.default
-        if isinstance(default, tuple):
-            fields.append((field.name, np.int64, (len(default),)))
-        elif type(default) in _KERNEL_TYPES:
-            fields.append((field.name, _KERNEL_TYPES[type(default)]))
-        else:
-            raise TypeError(
-                f"ExpertParams.{field.name} ({type(default).__name__}) has no record type: "
-                "give it one in _KERNEL_TYPES or name it in _NOT_COMPILED"
-            )
-    return np.dtype(fields, align=True)
-
-
-#: The :class:`~policies.schnauz.ExpertParams` the kernels read (:func:`param_record`).
-PARAMS_DTYPE = _params_dtype()
+#: The :class:`~policies.schnauz.ExpertParams` the kernels read (:func:`param_record`): every
+#: field but the points-only ones, in order, typed by its default.
+PARAMS_DTYPE = params_dtype(
+    ExpertParams, [f.name for f in dataclass_fields(ExpertParams) if f.name not in _NOT_COMPILED]
+)
 #: The observation blocks the kernels read (:class:`~schnauz_env.schnauz.observation.ObservationLayout`).
 OBS_BLOCKS = ("hand", "table", "out_of_play", "known", "seats", "dealer", "knocker", "phase")
 #: Where those blocks start, and the sizes to decode the observation (:func:`layout_record`).

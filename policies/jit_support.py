@@ -5,8 +5,8 @@
   numba versions the first time a player needs them (importing :mod:`policies` stays
   cheap, and without numba they stay plain Python);
 * :func:`record`: a one-element numpy record array, how the kernels take their
-  parameters and the observation layout (fields read by name; :func:`layout_dtype`,
-  :func:`observation_record`);
+  parameters and the observation layout (fields read by name; :func:`params_dtype`,
+  :func:`layout_dtype`, :func:`observation_record`);
 * :func:`check_rows` and :func:`check_masks`: a batch of observations and action masks
   as the kernels take them, or a ``ValueError`` that says what was expected;
 * :class:`CompiledExpert`: what a compiled copy of a stateless expert adds to it (``act``
@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -118,6 +118,27 @@ def record(dtype: np.dtype, **values: Any) -> np.ndarray:
     # numba types a plain structured array in about a microsecond, a recarray in eight;
     # the Python fallback reads the fields as attributes, which only a recarray's have.
     return rec if jit.HAVE_NUMBA else rec.view(np.recarray)
+
+
+#: A tunable's record field type, by the type of its default (a tuple: an int64 array).
+_FIELD_TYPES = {int: np.int64, float: np.float64, bool: np.bool_}
+
+
+def params_dtype(defaults: Any, names: Iterable[str]) -> np.dtype:
+    """The record of an expert's tunables ``names``, in order, each field typed by its
+    default on ``defaults`` (the expert's class, or the dataclass of its parameters): an
+    int is int64, a float float64, a bool bool, a tuple an int64 array as long;
+    ``TypeError`` for any other type."""
+    fields: list[tuple[Any, ...]] = []
+    for name in names:
+        default = getattr(defaults, name)
+        if isinstance(default, tuple):
+            fields.append((name, np.int64, (len(default),)))
+        elif type(default) in _FIELD_TYPES:
+            fields.append((name, _FIELD_TYPES[type(default)]))
+        else:
+            raise TypeError(f"{name} ({type(default).__name__}) has no record field type")
+    return np.dtype(fields, align=True)
 
 
 def layout_dtype(blocks: Sequence[str], fields: Sequence[tuple[str, Any]]) -> np.dtype:

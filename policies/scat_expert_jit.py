@@ -87,14 +87,8 @@ LAYOUT_DTYPE = support.layout_dtype(
     ],
 )
 #: The tunables of :class:`~policies.scat.ExpertPolicy` the kernels read (:func:`param_record`).
-PARAMS_DTYPE = np.dtype(
-    [
-        ("samples", np.int64),
-        ("risk", np.float64),
-        ("potential", np.float64),
-        ("opponent_draws", np.float64),
-    ],
-    align=True,
+PARAMS_DTYPE = support.params_dtype(
+    ExpertPolicy, ("samples", "risk", "potential", "opponent_draws")
 )
 #: The arrays one row's decision works in (:func:`_workspace`): the decoded view (the
 #: ``hand`` in slot order, the ``pool`` of unseen cards ascending, each position's

@@ -126,7 +126,7 @@ OBS_BLOCKS = ("hand", "selected", "table", "played", "seats", "to_act")
 #: starts (a field of its own name: a recarray's ``flags`` is numpy's, in the fallback).
 LAYOUT_DTYPE = support.layout_dtype(OBS_BLOCKS, [("n", np.int64), ("flag_block", np.int64)])
 #: The tunables of :class:`~policies.thirteen.ExpertPolicy` the kernels read (:func:`param_record`).
-PARAMS_DTYPE = np.dtype([("spend_penalty", np.float64), ("margin", np.float64)], align=True)
+PARAMS_DTYPE = support.params_dtype(ExpertPolicy, ("spend_penalty", "margin"))
 
 #: The arrays one decision works in (:func:`_workspace`): the decoded view (the ``hand``,
 #: the selected cards ``sel`` and the ``table``, strengths ascending; the hand's cards

@@ -22,7 +22,6 @@ from schnauz_env.batched.base import BatchedGame, check_decks, field_view
 from schnauz_env.batched.jit import HAVE_NUMBA
 from schnauz_env.batched.thirteen import kernels as K
 from schnauz_env.batched.thirteen import layout as L
-from schnauz_env.batched.thirteen.rules import State
 from schnauz_env.batched.thirteen.tables import instant_names, tables
 from schnauz_env.thirteen.combos import CARD_OF
 from schnauz_env.thirteen.config import ThirteenConfig
@@ -82,7 +81,7 @@ class BatchedThirteen(BatchedGame):
         cfg[L.C_MAX_GAMES] = config.max_games
         cfgf = np.zeros(L.NCFGF, dtype=np.float64)
         cfgf[L.CF_SCORE_SCALE] = ObservationEncoder(config).score_scale
-        self.state = State(
+        self.state = L.State(
             cfg=cfg,
             cfgf=cfgf,
             gs=np.zeros((b, L.NF), dtype=np.int32),
@@ -100,7 +99,7 @@ class BatchedThirteen(BatchedGame):
         self.seed(seed)
 
     @property
-    def kernel_state(self) -> State:
+    def kernel_state(self) -> L.State:
         """The arrays the kernels (``k_reset``, ``k_step``, ...) take after the tables."""
         return self.state
 

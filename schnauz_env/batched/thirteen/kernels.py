@@ -1,7 +1,7 @@
 """The batched Thirteen kernels: loops over games of the rules, encoder and players.
 
 Each ``k_*`` kernel takes the tables (:class:`~schnauz_env.batched.thirteen.tables.Tables`)
-and the state (:class:`~schnauz_env.batched.thirteen.rules.State`), re-views their arrays
+and the state (:class:`~schnauz_env.batched.thirteen.layout.State`), re-views their arrays
 unmanaged on entry (:func:`~schnauz_env.batched.jit.unmanaged`), and acts on every game
 (or the games listed).
 """

@@ -24,12 +24,17 @@ array       shape / dtype    contents
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from schnauz_env.cards import ALL_CARDS
 from schnauz_env.thirteen.config import MAX_PLAYERS
 from schnauz_env.thirteen.engine import REASONS
 
 P = MAX_PLAYERS
 DECK_SIZE = len(ALL_CARDS)
+
+#: The state arrays of B games, in the order of the table above (the kernels take one).
+State = namedtuple("State", ["cfg", "cfgf", "gs", "bits", "fl", "rng", "deck", "perms"])
 
 # --- cfg fields ----------------------------------------------------------------------
 C_N = 0  # players

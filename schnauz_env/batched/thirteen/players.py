@@ -100,9 +100,38 @@ def weaker(best_key, best, key, action):
     return best_key, best
 
 
+@njit(inline=True)
+def weakest_start(tb, gs, g, hand, sets, tks, tsize):
+    """The greedy action in game ``g`` with nothing selected: the card that starts the
+    weakest play the player to act can make (``PASS`` when there is none)."""
+    must = gs[g, F_OPENING]
+    best_key = NO_PLAY
+    best = PASS
+    for ks in range(tb.kind.shape[0]):
+        mt = min_top(tb, gs, g, ks)
+        if mt >= NEVER:
+            continue
+        m = tb.per_rank[ks]
+        size = tb.size[ks]
+        off = 1 if tks >= 0 and size != tsize else 0
+        ranks_m = ranks_with(sets, m)
+        for lo in range(NUM_RANKS):
+            hi = tb.hi[ks, lo]
+            if hi < 0 or not has_rank(ranks_m, lo):
+                continue
+            if must >= 0 and lo != must >> 2:
+                continue
+            top, nxt = weakest_completion(hand, lo, 0, -1, hi, m, mt, ranks_m)
+            if top >= 0:
+                best_key, best = weaker(best_key, best, play_key(off, top, size), nxt)
+    return best
+
+
 @njit
 def greedy_action(tb, st, g):
-    """``GreedyPolicy``'s action in game ``g`` (-1 when it is over)."""
+    """``GreedyPolicy``'s action in game ``g`` (-1 when it is over): the action toward the
+    weakest play that starts with the selection (or, with nothing selected,
+    :func:`weakest_start`)."""
     gs = st.gs
     if gs[g, F_PHASE] == OVER:
         return -1
@@ -114,42 +143,22 @@ def greedy_action(tb, st, g):
     tsize = tb.size[tks] if tks >= 0 else -1
     sets = rank_sets(hand)
     k = gs[g, F_SEL_K]
+    if k == 0:
+        return weakest_start(tb, gs, g, hand, sets, tks, tsize)
     best_key = NO_PLAY
     best = PASS
-    nks = tb.kind.shape[0]
-    if k == 0:
-        must = gs[g, F_OPENING]
-        for ks in range(nks):
-            mt = min_top(tb, gs, g, ks)
-            if mt >= NEVER:
-                continue
-            m = tb.per_rank[ks]
-            size = tb.size[ks]
-            off = 1 if tks >= 0 and size != tsize else 0
-            ranks_m = ranks_with(sets, m)
-            for lo in range(NUM_RANKS):
-                hi = tb.hi[ks, lo]
-                if hi < 0 or not has_rank(ranks_m, lo):
-                    continue
-                if must >= 0 and lo != must >> 2:
-                    continue
-                top, nxt = weakest_completion(hand, lo, 0, -1, hi, m, mt, ranks_m)
-                if top >= 0:
-                    best_key, best = weaker(best_key, best, play_key(off, top, size), nxt)
-        return best
     sel_top, r0, rl, qc = selection(st, g)
-    for ks in range(nks):
-        mt, hi, m = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
+    for ks in range(tb.kind.shape[0]):
+        mt, hi, m, r, q = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
         size = tb.size[ks]
         off = 1 if tks >= 0 and size != tsize else 0
-        if qc == m and rl == hi:
+        if r > hi:  # the selection is a whole play of this shape
             if sel_top < mt:
                 continue
             top, nxt = sel_top, PLAY
         else:
-            r, q = (rl + 1, 0) if qc == m else (rl, qc)
             ranks_m = ranks_with(sets, m)
             top, nxt = weakest_completion(hand, r, q, sel_top, hi, m, mt, ranks_m)
             if top < 0:

@@ -9,13 +9,12 @@ functions here compute themselves (which card may extend a selection, whose turn
 who scores what) ``tests/test_batched_thirteen_differential.py`` holds to the
 reference move by move.
 
-Every function acts on game ``g`` of the state ``st`` (a :class:`State` of unmanaged
-arrays, see :func:`~schnauz_env.batched.jit.unmanaged_fields`) with the tables ``tb``.
+Every function acts on game ``g`` of the state ``st`` (a
+:class:`~schnauz_env.batched.thirteen.layout.State` of unmanaged arrays, see
+:func:`~schnauz_env.batched.jit.unmanaged_fields`) with the tables ``tb``.
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 
@@ -95,19 +94,6 @@ from schnauz_env.thirteen.engine import (
 )
 
 ONE = np.int64(1)
-
-
-class State(NamedTuple):
-    """The state arrays of B games (see :mod:`schnauz_env.batched.thirteen.layout`)."""
-
-    cfg: np.ndarray
-    cfgf: np.ndarray
-    gs: np.ndarray
-    bits: np.ndarray
-    fl: np.ndarray
-    rng: np.ndarray
-    deck: np.ndarray
-    perms: np.ndarray
 
 
 # ---------------------------------------------------------------- bits of a hand
@@ -232,15 +218,19 @@ def selection(st, g):
 
 @njit(inline=True)
 def shape_bound(tb, gs, g, ks, r0, rl, qc, k):
-    """``(mt, hi, m)`` of shape ``ks`` for the selection (``k`` cards, ranks ``r0`` to
-    ``rl``, ``qc`` of rank ``rl``, see :func:`selection`): :func:`min_top` (``NEVER``
-    when the selection cannot start a play of it), the highest rank such a play reaches
-    and its cards per rank."""
+    """``(mt, hi, m, r, q)`` of shape ``ks`` for the selection (``k`` cards, ranks ``r0``
+    to ``rl``, ``qc`` of rank ``rl``, see :func:`selection`): :func:`min_top` (``NEVER``
+    when the selection cannot start a play of it), the highest rank such a play reaches,
+    its cards per rank, and where its next card goes: rank ``r``, of which ``q`` cards
+    are chosen (``r > hi``: the selection is a whole play of the shape; both 0 with
+    ``NEVER``)."""
     hi = tb.hi[ks, r0]
     m = tb.per_rank[ks]
     if hi < rl or qc > m or (rl > r0 and m * (rl - r0) + qc != k):
-        return NEVER, hi, m  # the selection is no start of this shape
-    return min_top(tb, gs, g, ks), hi, m
+        return NEVER, hi, m, 0, 0  # the selection is no start of this shape
+    if qc == m:
+        return min_top(tb, gs, g, ks), hi, m, rl + 1, 0
+    return min_top(tb, gs, g, ks), hi, m, rl, qc
 
 
 @njit(inline=True)
@@ -318,19 +308,13 @@ def legal_bits(tb, st, g):
         return out
     top, r0, rl, qc = selection(st, g)
     for ks in range(nks):
-        mt, hi, m = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
+        mt, hi, m, r, q = shape_bound(tb, gs, g, ks, r0, rl, qc, k)
         if mt >= NEVER:
             continue
-        if qc == m:
-            if rl == hi:
-                if top >= mt:
-                    out |= ONE << PLAY
-                continue
-            r = rl + 1
-            q = 0
-        else:
-            r = rl
-            q = qc
+        if r > hi:  # the selection is a whole play of this shape
+            if top >= mt:
+                out |= ONE << PLAY
+            continue
         ranks_m = ranks_with(sets, m)
         nib = next_cards(hand, r, q, top, hi, m, mt, ranks_m)
         out |= np.int64(nib) << (4 * r)

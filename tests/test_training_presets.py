@@ -5,6 +5,7 @@ is continued with ``--resume`` from its latest checkpoint."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -27,23 +28,26 @@ TINY = [
 def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
     main(["--game", game, "--preset", "strong", "--run-dir", str(tmp_path),
           "--run-name", "tiny", *TINY])  # fmt: skip
-    run = tmp_path / "tiny"
-    settings = json.loads((run / "args.json").read_text())
     recipe = PRESETS[game]["strong"]
+    stages = recipe.get("stages", ())
+    top = tmp_path / "tiny"
+    run = top / f"stage_{len(stages) + 1}" if stages else top  # the last stage's run
+    settings = json.loads((run / "args.json").read_text())
     # the preset's settings, except where a flag was given
     assert settings["preset"] == "strong" and settings["features"] == recipe["features"]
     assert settings["opponents"] == list(recipe["opponents"]) and settings["vec_env"] == "batched"
     assert settings["total_steps"] == 128 and settings["num_envs"] == 4
     assert (run / "selection.csv").read_text().count("\n") == 2  # the final model, selected
-    weights, meta = read_model(run / "model.npz")
+    assert (top / "model.npz").read_bytes() == (run / "model.npz").read_bytes()
+    weights, meta = read_model(top / "model.npz")
     assert meta["game"] == game and meta["features"] == recipe["features"]
     from schnauz_env.games import game_module
 
     config = game_module(game).Config(num_players=4)
-    policy = load_model_policy(run / "model.npz", game, config)
+    policy = load_model_policy(top / "model.npz", game, config)
     assert policy.game == game
     result = evaluate(
-        [str(run / "model.npz"), "greedy", "greedy", "greedy"],
+        [str(top / "model.npz"), "greedy", "greedy", "greedy"],
         game=game,
         players=4,
         games=4,
@@ -54,13 +58,47 @@ def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
     assert result.games == 4 and sum(p.wins for p in result.policies) == 4
 
 
+@pytest.mark.parametrize("game", [g for g, r in PRESETS.items() if r["strong"].get("stages")])
+def test_a_staged_preset_runs_its_stages_each_from_the_last(game, tmp_path):
+    """Each later stage takes the settings it names (a given flag still wins), the next
+    seed, and starts from the earlier stage's kept weights without cloning."""
+    main(["--game", game, "--preset", "strong", "--run-dir", str(tmp_path),
+          "--run-name", "tiny", "--seed", "5", *TINY])  # fmt: skip
+    top = tmp_path / "tiny"
+    recipe = json.loads((top / "recipe.json").read_text())
+    assert "total_steps" in recipe["given"] and recipe["args"]["seed"] == 5
+    stages = PRESETS[game]["strong"]["stages"]
+    first = json.loads((top / "stage_1" / "args.json").read_text())
+    assert first["seed"] == 5 and first["pretrain_teacher"] == "expert-jit"
+    for i, stage in enumerate(stages, start=2):
+        settings = json.loads((top / f"stage_{i}" / "args.json").read_text())
+        assert settings["seed"] == 5 + i - 1
+        assert settings["pretrain_teacher"] == "" and settings["pretrain_data"] == []
+        assert settings["init_model"] == str(top / f"stage_{i - 1}" / "model.zip")
+        for key, value in stage.items():
+            if key not in (
+                "total_steps",
+                "num_envs",
+                "batch_size",
+                "eval_every",
+                "eval_games",
+                "select_games",
+            ):  # fmt: skip  (given by TINY)
+                assert settings[key] == (list(value) if isinstance(value, tuple) else value)
+        assert settings["total_steps"] == 128  # given on the command line: wins
+
+
 def test_presets_are_checked_and_named():
     with pytest.raises(ValueError, match="no preset 'fast' for scat"):
         preset("scat", "fast")
     assert preset("thirteen", "none") == {}
     for game, recipes in PRESETS.items():
         for values in recipes.values():
+            values = dict(values)
+            stages = values.pop("stages", ())
             Args(game=game, **values)  # every key is a setting of the trainer
+            for stage in stages:
+                Args(game=game, **{**values, **stage})
 
 
 def test_an_unknown_preset_is_a_one_line_error(capsys):
@@ -138,3 +176,37 @@ def test_a_run_killed_while_cloning_reuses_its_teacher_games(tmp_path, capsys):
     assert "cloned greedy" in out and "resuming" not in out
     assert (run / "pretrain_data.npz").read_bytes() == data  # read back, not played again
     assert (run / "model.zip").exists()
+
+
+def test_resume_continues_a_staged_recipe_at_its_unfinished_stage(tmp_path, capsys):
+    main(["--game", "thirteen", "--preset", "strong", "--run-dir", str(tmp_path),
+          "--run-name", "tiny", *TINY])  # fmt: skip
+    top = tmp_path / "tiny"
+    first = (top / "stage_1" / "model.npz").read_bytes()
+    # killed during stage 2: its folder holds its settings and a TensorBoard log only
+    for name in ("model.zip", "model.npz", "selection.csv", "eval.csv"):
+        (top / "stage_2" / name).unlink(missing_ok=True)
+    shutil.rmtree(top / "stage_2" / "checkpoints")
+    (top / "model.npz").unlink()
+    capsys.readouterr()
+    main(["--resume", str(top)])
+    out = capsys.readouterr().out
+    assert "stage 1 of 2: done" in out and "cloned" not in out
+    assert (top / "stage_1" / "model.npz").read_bytes() == first  # kept, not trained again
+    assert (top / "model.npz").read_bytes() == (top / "stage_2" / "model.npz").read_bytes()
+    with pytest.raises(SystemExit) as stop:  # a recipe folder with a broken recipe.json
+        (top / "recipe.json").write_text("{")
+        main(["--resume", str(top)])
+    assert stop.value.code == 2 and "cannot read its recipe.json" in capsys.readouterr().err
+
+
+def test_a_linear_rate_decays_to_lr_end(tmp_path):
+    from training.train import ppo_settings
+
+    args = Args(learning_rate=2e-4, lr_schedule="linear", lr_end=1e-4)
+    rate = ppo_settings(args, tmp_path)["learning_rate"]
+    assert rate(1.0) == 2e-4 and rate(0.0) == 1e-4 and rate(0.5) == pytest.approx(1.5e-4)
+    plain = ppo_settings(Args(learning_rate=3e-4, lr_schedule="linear"), tmp_path)["learning_rate"]
+    assert plain(0.25) == 3e-4 * 0.25 and plain(0.0) == 0.0  # to 0 by default, as before
+    with pytest.raises(SystemExit):
+        main(["--lr-end", "-1"])  # a rate is not negative

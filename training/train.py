@@ -36,7 +36,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from policies.mlp import export_sb3, feature_transform, load_model_policy
 from policies.pool import OpponentPool
-from schnauz_env.common.files import atomic_write, write_text
+from schnauz_env.common.files import atomic_write, read_csv_rows, write_text
 from schnauz_env.common.options import parse_rules as parse_game_rules
 from schnauz_env.games import game_module
 from schnauz_env.wrappers import SingleAgentEnv
@@ -97,8 +97,10 @@ class Args(PPOArgs, TableArgs):
     n_steps: Annotated[int, Range(1)] = 256
     """PPO rollout length per environment"""
     lr_schedule: Literal["constant", "linear"] = "constant"
-    """'linear': decay the learning rate to 0 over --total-steps (settles a policy that
-    oscillates at a constant rate)"""
+    """'linear': decay the learning rate to --lr-end over --total-steps (settles a policy
+    that oscillates at a constant rate)"""
+    lr_end: Annotated[float, Range(0.0)] = 0.0
+    """with --lr-schedule linear: the learning rate at the end of the run"""
     target_kl: Annotated[float, Range(0.0)] = 0.0
     """stop an update's epochs early past this KL divergence (0: never)"""
     init_model: str = ""
@@ -220,7 +222,8 @@ def ppo_settings(args: Args, out: Path) -> dict[str, Any]:
         learning_rate=(
             args.learning_rate
             if args.lr_schedule == "constant"
-            else (lambda remaining, lr=args.learning_rate: lr * remaining)  # 1 -> 0 over the run
+            # remaining goes 1 -> 0 over the run: the rate from --learning-rate to --lr-end
+            else (lambda remaining, a=args.learning_rate, b=args.lr_end: b + (a - b) * remaining)
         ),
         gamma=args.gamma,
         gae_lambda=args.gae_lambda,
@@ -587,6 +590,91 @@ def train(args: Args) -> Path:
     return out
 
 
+# --------------------------------------------------------------------------- recipes of stages
+#: A staged recipe's file in its folder: the settings, the stages and the flags given.
+RECIPE_FILE = "recipe.json"
+
+
+def selected_checkpoint(run: Path) -> Path:
+    """The SB3 ``.zip`` of the weights a finished run kept as ``model.npz``: the row
+    :func:`select_model` chose in ``selection.csv`` (the first of the best), else the
+    final ``model.zip``."""
+    rows = read_csv_rows(run / "selection.csv") if (run / "selection.csv").exists() else []
+    if rows:
+        best = max(rows, key=lambda r: float(r["win_rate"]))
+        if best["file"] != "model.npz":
+            return run / "checkpoints" / Path(best["file"]).with_suffix(".zip").name
+    return run / "model.zip"
+
+
+def stage_args(
+    args: Args, stages: list[dict[str, Any]], given: set[str], out: Path, i: int
+) -> Args:
+    """The settings of stage ``i`` (1, 2, ...) of a staged recipe in folder ``out``: the
+    recipe's, then the stage's own (a flag given on the command line still wins), in
+    ``out/stage_<i>``, seeded ``seed + i - 1``; a stage after the first starts from the
+    weights the stage before it kept, without cloning."""
+    own = {k: v for k, v in ([{}, *stages][i - 1]).items() if k not in given}
+    values = {**asdict(args), **own, "run_dir": str(out), "run_name": f"stage_{i}", "resume": ""}
+    values["seed"] = args.seed + i - 1
+    if i > 1:
+        previous = selected_checkpoint(out / f"stage_{i - 1}")
+        values.update(init_model=str(previous), pretrain_teacher="", pretrain_data=())
+    return Args(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
+def train_stages(
+    args: Args, stages: list[dict[str, Any]], given: set[str], out: Path | None = None
+) -> Path:
+    """Run a preset's stages one after the other (``out/stage_1``, ``out/stage_2``, ...),
+    each from the model the one before it kept, and copy the last stage's ``model.npz``
+    to ``out/model.npz``. ``out`` given: continue that recipe (finished stages are kept,
+    an interrupted one is resumed from its latest checkpoint)."""
+    if out is None:
+        out = new_run_dir(args.run_dir, run_name(args))
+        recipe = {"args": asdict(args), "stages": stages, "given": sorted(given)}
+        write_text(out / RECIPE_FILE, json.dumps(recipe, indent=2), overwrite=False)
+    count = len(stages) + 1
+    for i in range(1, count + 1):
+        folder = out / f"stage_{i}"
+        stage = stage_args(args, stages, given, out, i)
+        if (folder / "model.zip").exists():
+            if stage.select_games and not (folder / "selection.csv").exists():
+                print(f"stage {i} of {count}: choosing its model (killed while choosing)")
+                last = max(int(p.stem[5:]) for p in (folder / "checkpoints").glob("step_*.npz"))
+                select_model(stage, rule_options(stage), folder, last)
+            print(f"stage {i} of {count}: done ({folder})")
+            continue
+        print(f"stage {i} of {count}: {folder}", flush=True)
+        train(resume_args(str(folder)) if (folder / "args.json").exists() else stage)
+    final = (out / f"stage_{count}" / "model.npz").read_bytes()
+    atomic_write(out / "model.npz", lambda f: f.write(final), overwrite=True, binary=True)
+    print(f"recipe directory: {out}\nmodel: {out / 'model.npz'}")
+    return out
+
+
+def resume_stages(run: str) -> tuple[Args, list[dict[str, Any]], set[str]]:
+    """The settings, stages and given flags of the staged recipe in folder ``run``."""
+    try:
+        recipe = json.loads((Path(run) / RECIPE_FILE).read_text())
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in recipe["args"].items()}
+        return Args(**{**values, "resume": run}), list(recipe["stages"]), set(recipe["given"])
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"--resume {run}: cannot read its {RECIPE_FILE} ({err})") from None
+
+
+def given_settings(argv: list[str]) -> set[str]:
+    """The settings named by the flags in ``argv`` (``--total-steps`` -> ``total_steps``,
+    ``--no-progress-bar`` -> ``progress_bar``)."""
+    names = {f.name for f in fields(Args)}
+    out = set()
+    for arg in argv:
+        if arg.startswith("--"):
+            name = arg[2:].split("=")[0].replace("-", "_")
+            out.add(name if name in names else name.removeprefix("no_"))
+    return out & names
+
+
 # --------------------------------------------------------------------------- deprecated
 def parse_rules(items: tuple[str, ...], game: str = "schnauz") -> dict[str, Any]:
     """Deprecated: :func:`schnauz_env.common.options.parse_rules` (typed by the config)."""
@@ -618,6 +706,7 @@ def main(argv: list[str] | None = None) -> None:
     game = flag_value(argv, "--game") or Args.game
     name = flag_value(argv, "--preset") or "none"
     resume = flag_value(argv, "--resume")
+    stages: list[dict[str, Any]] = []
     try:
         if resume is not None:  # every setting is the interrupted run's
             others = [a for a in argv if a.startswith("--") and a.split("=")[0] != "--resume"]
@@ -625,13 +714,23 @@ def main(argv: list[str] | None = None) -> None:
                 raise ValueError(
                     f"--resume takes the settings of the run it continues; drop {' '.join(others)}"
                 )
+            if (Path(resume) / RECIPE_FILE).exists():  # a staged recipe: its next stage
+                args, stages, given = resume_stages(resume)
+                run_command(prog, args, lambda a: train_stages(a, stages, given, Path(resume)))
+                return
             default = resume_args(resume)
         else:
-            default = Args(**{**preset(game, name), "game": game, "preset": name})
+            settings = preset(game, name)
+            stages = list(settings.pop("stages", ()))
+            default = Args(**{**settings, "game": game, "preset": name})
     except ValueError as err:
         fail(prog, str(err))
     args = parse_args(Args, argv, __doc__.split("\n")[0], prog, default=default)
-    run_command(prog, args, train)
+    if stages:
+        given = given_settings(argv)
+        run_command(prog, args, lambda a: train_stages(a, stages, given))
+    else:
+        run_command(prog, args, train)
 
 
 if __name__ == "__main__":

@@ -113,16 +113,23 @@ def timed_call(
     return data
 
 
-def player(
-    url: str,
-    index: int,
-    deadline: float,
-    opponents: list[str] | None,
-    tally: Tally,
-    max_games: int | None = None,
-) -> None:
-    """Play games until ``deadline`` (or ``max_games``); count everything in ``tally``."""
-    parts = urlsplit(url)
+@dataclass(frozen=True)
+class Load:
+    """What every player of a run shares: the server's ``url``, the ``opponents`` asked
+    for (``None``: the server's default), and when to stop: at ``deadline``
+    (``time.monotonic()``), or after ``max_games`` games each."""
+
+    url: str
+    opponents: list[str] | None
+    deadline: float
+    max_games: int | None = None
+
+
+def player(load: Load, index: int, tally: Tally) -> None:
+    """Player ``index`` of ``load``: play games until it stops; count everything in
+    ``tally``."""
+    deadline, max_games = load.deadline, load.max_games
+    parts = urlsplit(load.url)
     conn = Connection(parts.hostname or "127.0.0.1", parts.port or 80)
     rng = random.Random(index)
     game_no = 0
@@ -131,8 +138,8 @@ def player(
             game = GAMES[(index + game_no) % len(GAMES)]
             game_no += 1
             request: dict[str, Any] = {"game": game, "seed": rng.randrange(2**31)}
-            if opponents:
-                request["opponents"] = opponents
+            if load.opponents:
+                request["opponents"] = load.opponents
             data = timed_call(
                 conn, tally, "new table", tally.table_ms, "POST", "/api/tables", request, 201
             )
@@ -162,10 +169,9 @@ def run(url: str, n: int, seconds: float, opponents: list[str] | None) -> dict[s
     """``n`` players for ``seconds``; the summary of the run."""
     tallies = [Tally() for _ in range(n)]
     start = time.monotonic()
-    deadline = start + seconds
+    load = Load(url, opponents, deadline=start + seconds)
     threads = [
-        threading.Thread(target=player, args=(url, k, deadline, opponents, tallies[k]), daemon=True)
-        for k in range(n)
+        threading.Thread(target=player, args=(load, k, tallies[k]), daemon=True) for k in range(n)
     ]
     for t in threads:
         t.start()
@@ -230,8 +236,9 @@ def warm_up(url: str, opponents: list[str] | None) -> float:
     """Play one table of each game (model files, numba kernels); seconds taken."""
     start = time.monotonic()
     tally = Tally()
+    load = Load(url, opponents, deadline=time.monotonic() + 600, max_games=1)
     for k in range(len(GAMES)):
-        player(url, k, time.monotonic() + 600, opponents, tally, max_games=1)
+        player(load, k, tally)
     if tally.errors:
         raise RuntimeError(f"warm-up failed: {tally.messages}")
     return time.monotonic() - start

@@ -104,11 +104,13 @@ class Training:
             "--game", self.game, "--preset", "strong", "--opponents", opponents,
             "--features", self.features, "--total-steps", str(steps),
             "--pretrain-teacher", "", "--eval-every", "0", "--eval-games", "4",
+            "--select-games", "0", "--last-stage", "1",
             *self.extra(opponents), "--run-dir", str(run_dir), "--run-name", name,
         ]  # fmt: skip
         head = ["-c", self.python_features] if python_features else ["-m", "training.train"]
         subprocess.run([sys.executable, *head, *args], check=True, stdout=subprocess.DEVNULL)
-        return steady_rate(run_dir / name)
+        staged = run_dir / name / "stage_1"  # a preset of stages: its first
+        return steady_rate(staged if staged.is_dir() else run_dir / name)
 
     def report(self, steps: int) -> None:
         """With ``steps`` (``--train``), run the old path and the compiled one and print

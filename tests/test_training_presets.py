@@ -210,3 +210,11 @@ def test_a_linear_rate_decays_to_lr_end(tmp_path):
     assert plain(0.25) == 3e-4 * 0.25 and plain(0.0) == 0.0  # to 0 by default, as before
     with pytest.raises(SystemExit):
         main(["--lr-end", "-1"])  # a rate is not negative
+
+
+def test_last_stage_stops_a_staged_recipe_early(tmp_path):
+    main(["--game", "thirteen", "--preset", "strong", "--run-dir", str(tmp_path),
+          "--run-name", "one", "--last-stage", "1", *TINY])  # fmt: skip
+    top = tmp_path / "one"
+    assert not (top / "stage_2").exists()
+    assert (top / "model.npz").read_bytes() == (top / "stage_1" / "model.npz").read_bytes()

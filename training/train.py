@@ -137,6 +137,8 @@ class Args(PPOArgs, TableArgs):
     """continue the interrupted run in this directory from its latest checkpoint (its
     args.json gives every setting: give no other flag); cloning and evaluations already
     done are not repeated"""
+    last_stage: Annotated[int, Range(0)] = 0
+    """with a preset of several stages: stop after this one (0: run them all)"""
     preset: str = "none"
     """a named recipe (training.presets; 'strong' for every game: the recipe of the shipped
     model): its settings replace these defaults, and flags given still win"""
@@ -634,7 +636,7 @@ def train_stages(
         out = new_run_dir(args.run_dir, run_name(args))
         recipe = {"args": asdict(args), "stages": stages, "given": sorted(given)}
         write_text(out / RECIPE_FILE, json.dumps(recipe, indent=2), overwrite=False)
-    count = len(stages) + 1
+    count = min(len(stages) + 1, args.last_stage or len(stages) + 1)
     for i in range(1, count + 1):
         folder = out / f"stage_{i}"
         stage = stage_args(args, stages, given, out, i)

@@ -58,13 +58,13 @@ import numpy as np
 
 from policies.base import Policy, register_policy
 from policies.jit_support import (
+    CompiledExpert,
     KernelSet,
-    check_masks,
-    check_rows,
     layout_dtype,
     observation_record,
     params_dtype,
     record,
+    takes_games,
 )
 from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
@@ -970,13 +970,15 @@ def kernel_inputs(config: SchnauzConfig, params: ExpertParams) -> Expert:
 
 # ------------------------------------------------------------------ the policy
 @register_policy("schnauz", "expert-jit")
-class ExpertJitPolicy(Policy):
-    """The ``expert`` compiled with numba; batched moves with :meth:`act_batch`."""
+class ExpertJitPolicy(CompiledExpert, Policy):
+    """The ``expert`` compiled with numba; batched moves with :meth:`act_batch`
+    (:class:`~policies.jit_support.CompiledExpert`'s, on the turns of :meth:`_turns`)."""
 
     name = "expert-jit"
     game = "schnauz"
-    #: :meth:`act_batch` takes the games' indices as a third argument (see there).
+    #: :meth:`act_batch` takes the games' indices as a third argument (see :meth:`_turns`).
     per_game = True
+    num_actions = NUM_ACTIONS
 
     def __init__(
         self,
@@ -1015,26 +1017,37 @@ class ExpertJitPolicy(Policy):
         self._single = self._counters(1)
         self._games = self._counters(0)
 
+    @property
+    def rows_what(self) -> str:
+        """The deck, which decides the observation's size."""
+        return f"deck {self.config.deck}"
+
+    @property
+    def no_action(self) -> str:  # type: ignore[override]
+        """The error when a row has no move: it does not fit this config, or shows no hand."""
+        return (
+            f"an observation does not match this config ({self.config.num_players} "
+            "players) or shows no hand"
+        )
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        obs = self._check(np.asarray(observation)[None])
+        """One move, on this seat's turns counted as the reference expert counts them."""
+        obs = self._rows(np.asarray(observation)[None])
         turns = np.zeros(1, dtype=np.int64)
         _k_turns(obs, self._lay, turns, MODE_SINGLE, *self._single, turns)
-        return int(self._run(obs, np.asarray(action_mask)[None], turns)[0])
+        return int(self._moves(obs, np.asarray(action_mask)[None], turns)[0])
 
-    def act_batch(
-        self,
-        observations: np.ndarray,
-        action_masks: np.ndarray,
-        games: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """Moves for ``(B, obs)`` observations and ``(B, 14)`` masks.
+    act_batch = takes_games(CompiledExpert.act_batch)
+
+    # -------------------------------------------------------------- internals
+    def _turns(self, obs: np.ndarray, games: np.ndarray | None) -> np.ndarray:
+        """Each row's turn of the round (the expert grows bolder after ``patience`` turns).
 
         ``games`` (one int per row) names the game each row belongs to: the policy then
-        counts each seat's turns per game (the expert grows bolder after ``patience``
-        turns in a round), so one object can play any seats of many parallel games.
-        Without ``games`` every row is a single decision (its first turn of the round).
+        counts each seat's turns per game, so one object can play any seats of many
+        parallel games. Without ``games`` every row is a single decision (its first turn
+        of the round).
         """
-        obs = self._check(observations)
         b = obs.shape[0]
         turns = np.ones(b, dtype=np.int64)
         if games is not None and b:
@@ -1043,13 +1056,7 @@ class ExpertJitPolicy(Policy):
                 raise ValueError(f"games must be {b} indices >= 0, one per row")
             self._grow(int(games.max()) + 1)
             _k_turns(obs, self._lay, games, MODE_GAMES, *self._games, turns)
-        return self._run(obs, action_masks, turns)
-
-    act_batch.per_game = True  # type: ignore[attr-defined]  # seen through the bound method
-
-    # -------------------------------------------------------------- internals
-    def _check(self, observations: np.ndarray) -> np.ndarray:
-        return check_rows(observations, self._size, f"deck {self.config.deck}")
+        return turns
 
     def _grow(self, games: int) -> None:
         have = self._games.epoch.shape[0]
@@ -1059,16 +1066,8 @@ class ExpertJitPolicy(Policy):
                 *(np.concatenate([a, m]) for a, m in zip(self._games, more, strict=True))
             )
 
-    def _run(self, obs: np.ndarray, action_masks: np.ndarray, turns: np.ndarray) -> np.ndarray:
-        masks = check_masks(action_masks, obs.shape[0], NUM_ACTIONS)
-        actions = np.zeros(obs.shape[0], dtype=np.int64)
-        if obs.shape[0] == 0:
-            return actions
+    def _decide(
+        self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
+    ) -> None:
         seed = int(self.rng.integers(2**32))
         _k_act(obs, masks, turns, *self._ex, seed, actions)
-        if (actions < 0).any():
-            raise ValueError(
-                f"an observation does not match this config ({self.config.num_players} "
-                "players) or shows no hand"
-            )
-        return actions

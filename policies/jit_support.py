@@ -9,13 +9,14 @@
   :func:`layout_dtype`, :func:`observation_record`);
 * :func:`check_rows` and :func:`check_masks`: a batch of observations and action masks
   as the kernels take them, or a ``ValueError`` that says what was expected;
-* :class:`CompiledExpert`: what a compiled copy of a stateless expert adds to it (``act``
+* :class:`CompiledExpert`: what a compiled copy of an expert adds to it (``act``
   and ``act_batch`` on one compiled call, the tunables' record rebuilt only when one
-  changed).
+  changed); :func:`takes_games` marks an ``act_batch`` that wants the games' indices.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -178,15 +179,19 @@ def check_masks(action_masks: np.ndarray, rows: int, actions: int) -> np.ndarray
 
 
 class CompiledExpert:
-    """A mixin for the compiled copy of an expert that keeps no state between moves
-    (Scat's, Thirteen's), put before the reference expert in the bases.
+    """A mixin for the compiled copy of an expert, put before the reference expert (or
+    :class:`~policies.base.Policy`) in the bases.
 
-    A subclass sets :attr:`param_record` (the record of the tunables, read off the
-    instance by the names of its fields), :attr:`num_actions`,
-    :attr:`rows_what` (what of the config decides the observation's size, for the
-    error) and :attr:`no_action` (the error when a row has no legal action), calls
-    :meth:`_compiled_init` with its layout record, and writes the compiled call in
+    :meth:`act_batch` checks the rows, asks :meth:`_turns` for each row's turn of the
+    round (none by default: Scat's and Thirteen's experts keep no state between moves;
+    Schnauz's counts each seat's turns), checks the masks, and makes one compiled call,
     :meth:`_decide`.
+
+    A subclass sets :attr:`num_actions`, :attr:`rows_what` (what of the config decides
+    the observation's size, for the error) and :attr:`no_action` (the error when a row has
+    no legal action), keeps its layout record and observation size (:meth:`_compiled_init`
+    does, and builds the record of the tunables read off the instance by the names of the
+    fields of :attr:`param_record`), and writes the compiled call in :meth:`_decide`.
     """
 
     #: The record of the tunables of an expert (a function of the expert).
@@ -215,9 +220,17 @@ class CompiledExpert:
             self._params_key, self._params_rec = key, type(self).param_record(self)
         return self._params_rec
 
-    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
-        """Write the moves of the checked rows ``obs`` and ``masks`` into ``actions``
-        (-1 where a row has no legal action): the compiled call."""
+    def _turns(self, obs: np.ndarray, games: np.ndarray | None) -> np.ndarray | None:
+        """Each checked row's turn of the round, for :meth:`_decide`; ``games`` is
+        :meth:`act_batch`'s. None: the expert keeps no state between moves."""
+        return None
+
+    def _decide(
+        self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
+    ) -> None:
+        """Write the moves of the checked rows ``obs`` and ``masks`` (on their ``turns``
+        of :meth:`_turns`) into ``actions`` (-1 where a row has no legal action): the
+        compiled call."""
         raise NotImplementedError
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -232,14 +245,39 @@ class CompiledExpert:
     ) -> np.ndarray:
         """Moves for ``(B, obs)`` observations and ``(B, actions)`` masks in one compiled
         call: the reference's moves on the same rows in order (drawing from the policy's
-        generator if the reference draws). ``games`` is accepted for the VecEnvs'
-        per-game opponents and not needed: the expert keeps no state between moves."""
-        obs = check_rows(observations, self._size, self.rows_what)
+        generator if the reference draws). ``games`` (one index per row, for the VecEnvs'
+        per-game opponents) goes to :meth:`_turns`: an expert that keeps no state between
+        moves does not need it."""
+        obs = self._rows(observations)
+        return self._moves(obs, action_masks, self._turns(obs, games))
+
+    def _rows(self, observations: np.ndarray) -> np.ndarray:
+        """``observations`` checked (:func:`check_rows`)."""
+        return check_rows(observations, self._size, self.rows_what)
+
+    def _moves(
+        self, obs: np.ndarray, action_masks: np.ndarray, turns: np.ndarray | None
+    ) -> np.ndarray:
+        """The moves of the checked rows ``obs`` on their ``turns``: :meth:`_decide` on the
+        checked masks; ``ValueError`` (:attr:`no_action`) if a row has no legal action."""
         masks = check_masks(action_masks, obs.shape[0], self.num_actions)
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         if obs.shape[0] == 0:
             return actions
-        self._decide(obs, masks, actions)
+        self._decide(obs, masks, turns, actions)
         if (actions < 0).any():
             raise ValueError(self.no_action)
         return actions
+
+
+def takes_games(act_batch: _F) -> _F:
+    """``act_batch`` marked ``per_game`` for a subclass whose :meth:`CompiledExpert._turns`
+    reads the games' indices: the VecEnvs and :class:`policies.pool.OpponentPool` then pass
+    them, and read the mark off the bound method."""
+
+    @functools.wraps(act_batch)
+    def per_game_act_batch(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return act_batch(self, *args, **kwargs)
+
+    per_game_act_batch.per_game = True  # type: ignore[attr-defined]
+    return per_game_act_batch  # type: ignore[return-value]

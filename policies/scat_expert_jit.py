@@ -743,7 +743,9 @@ class ScatExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
         """The hand size, which decides the observation's size."""
         return f"hand size {self.config.hand_size}"
 
-    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
+    def _decide(
+        self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
+    ) -> None:
         st = rng_state(self.rng)
         _run("_k_act", obs, masks, POINTS_TABLE, self._params(), self._lay, st, actions)
         set_rng_state(self.rng, st)

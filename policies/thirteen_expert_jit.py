@@ -858,7 +858,9 @@ class ThirteenExpertJitPolicy(support.CompiledExpert, ExpertPolicy):
         self._compiled_init(layout_record(self.config))
         _kernels.compile()
 
-    def _decide(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> None:
+    def _decide(
+        self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
+    ) -> None:
         cache = partition_cache()
         _run("_k_act", obs, masks, GROUP_COST, *cache, self._params(), self._lay, actions)
 

@@ -41,17 +41,18 @@ and cached on disk; without numba they run as plain Python, very slowly.
 :class:`~schnauz_env.batched.schnauz.BatchedSchnauz`,
 :class:`~schnauz_env.batched.scat.BatchedScat` and
 :class:`~schnauz_env.batched.thirteen.BatchedThirteen` subclass :class:`BatchedGame`.
-Each names its array layout (``FIELDS``: the module that defines ``F_CURRENT``,
-``F_PHASE``, ``F_OVER``, ``F_ERROR``, ``L_PLACE``, ``L_RET``, ``NRNG`` and
-``ERR_ILLEGAL``), its action names and phase names, and provides its arrays (one
-named tuple, :attr:`~BatchedGame.kernel_state`) and its kernels (step, observe, the
-random and greedy players, ``play_random``).
+Each names its rules config class (``CONFIG``), its array layout (``FIELDS``: the
+module that defines ``F_CURRENT``, ``F_PHASE``, ``F_OVER``, ``F_ERROR``, ``L_PLACE``,
+``L_RET``, ``NRNG`` and ``ERR_ILLEGAL``), its action names and phase names, and
+provides its arrays (one named tuple, :attr:`~BatchedGame.kernel_state`, made in
+:meth:`~BatchedGame._build`) and its kernels (step, observe, the random and greedy
+players, ``play_random``).
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -60,6 +61,9 @@ from schnauz_env.batched.jit import SameTypes, warn_if_slow
 from schnauz_env.common.options import make_config
 
 __all__ = ["BatchedGame", "LivesGame", "check_decks", "dealer_and_decks", "integers"]
+
+#: The game's rules config class (``SchnauzConfig``, ``ScatConfig``, ``ThirteenConfig``).
+C = TypeVar("C")
 
 
 def integers(name: str, value: Any, low: int, high: int, what: str) -> np.ndarray:
@@ -118,11 +122,13 @@ def field_view(name: str, doc: str, per_seat: bool = False, flag: bool = False) 
     return property(view, doc=doc)
 
 
-class BatchedGame:
+class BatchedGame(Generic[C]):
     """The part of a batched engine that does not depend on the game (see the module
-    docstring). Subclasses set the class attributes and call :meth:`_setup` first in
-    ``__init__`` and :meth:`seed` once their arrays exist."""
+    docstring). Subclasses set the class attributes and make the game's arrays in
+    :meth:`_build`, which the constructor calls between the checks and :meth:`seed`."""
 
+    #: The game's rules config class: the type of ``config``, built from rule options.
+    CONFIG: ClassVar[type]
     #: The game's array layout module (``F_*`` fields, ``L_*`` float fields, ``NRNG``).
     FIELDS: ClassVar[ModuleType]
     #: The game's kernels module (``k_reset``, ``k_step``, ``k_observe``,
@@ -136,6 +142,7 @@ class BatchedGame:
     #: The largest count (lives, points) ``reset`` takes per seat.
     MAX_COUNT: ClassVar[int] = 2**31 - 1
 
+    config: C
     num_games: int
     num_players: int
     layout: Any
@@ -158,14 +165,30 @@ class BatchedGame:
     _no_counts: np.ndarray
 
     # ------------------------------------------------------------ construction
-    def _setup(
-        self, num_games: int, config: Any, config_class: type, options: dict[str, Any]
-    ) -> Any:
+    def __init__(
+        self,
+        num_games: int = 1024,
+        config: C | None = None,
+        seed: int | None = None,
+        observe: bool = True,
+        auto_reset: bool = True,
+        **options: Any,
+    ) -> None:
+        """``num_games`` games under the rules of ``config`` (a :attr:`CONFIG`), or of the
+        rule options given as keywords (as for the game's ``<game>_v0.env``), with their
+        generators seeded from ``seed`` (:meth:`seed`). ``observe`` builds the acting
+        player's view after every step; ``auto_reset`` deals an episode that ends again
+        at once."""
+        config = self._setup(num_games, config, options)
+        self._build(config, observe, auto_reset)
+        self.seed(seed)
+
+    def _setup(self, num_games: int, config: C | None, options: dict[str, Any]) -> C:
         """Check ``num_games`` and build the config (from ``config`` or ``options``);
         set ``num_games``, ``num_players``, ``config``; return the config."""
         warn_if_slow()
         if config is None:
-            config = make_config(config_class, options, self.GAME)
+            config = make_config(self.CONFIG, options, self.GAME)
         elif options:
             raise ValueError("give either config or rule options, not both")
         if (
@@ -186,6 +209,10 @@ class BatchedGame:
         self._k_random = SameTypes(kernels.k_random_actions)
         self._k_greedy = SameTypes(kernels.k_greedy_actions)
         return config
+
+    def _build(self, config: C, observe: bool, auto_reset: bool) -> None:
+        """Make the game's arrays for ``config`` (its outputs with :meth:`_outputs`)."""
+        raise NotImplementedError
 
     def _outputs(
         self, layout: Any, observe: bool, auto_reset: bool, num_actions: int, seats: int
@@ -438,7 +465,7 @@ class BatchedGame:
         )
 
 
-class LivesGame(BatchedGame):
+class LivesGame(BatchedGame[C]):
     """A batched game played for lives over rounds (Schnauz, Scat): :meth:`reset` with
     dealers and lives, the views of dealer, rounds, lives and who is out, and the decks of
     extra deals queued in external mode."""

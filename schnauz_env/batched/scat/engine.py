@@ -70,7 +70,7 @@ def reference_decks(
     return dealer_and_decks(config, seed, count, NC)
 
 
-class BatchedScat(LivesGame):
+class BatchedScat(LivesGame[ScatConfig]):
     """``num_games`` Scat games under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``scat_v0.env``) sets the rules.
@@ -89,18 +89,16 @@ class BatchedScat(LivesGame):
         "ERR_NO_TIE_BREAK_DECK": "needs a tie-break deal: queue its decks with "
         "queue_tie_break_decks()"
     }
+    CONFIG = ScatConfig
 
-    def __init__(
-        self,
-        num_games: int = 1024,
-        config: ScatConfig | None = None,
-        seed: int | None = None,
-        observe: bool = True,
-        auto_reset: bool = True,
-        greedy_threshold: float = 27.0,
-        **options: Any,
-    ) -> None:
-        config = self._setup(num_games, config, ScatConfig, options)
+    def __init__(self, *args: Any, greedy_threshold: float = 27.0, **kwargs: Any) -> None:
+        """:class:`~schnauz_env.batched.base.BatchedGame`'s arguments (``num_games``,
+        ``config``, ``seed``, ``observe``, ``auto_reset``, rule options), and the greedy
+        player's knock threshold ``greedy_threshold``."""
+        self._greedy_threshold = greedy_threshold
+        super().__init__(*args, **kwargs)
+
+    def _build(self, config: ScatConfig, observe: bool, auto_reset: bool) -> None:
         for name in ("lives", "buy_ins", "max_turns"):
             if getattr(config, name) >= 2**30:
                 raise ValueError(f"the batched engine counts {name} in 32 bits: at most 2**30 - 1")
@@ -108,7 +106,7 @@ class BatchedScat(LivesGame):
         self._obs = self._outputs(
             ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, MAX_PLAYERS
         )
-        cfg, cff = L.config_vectors(config, float(greedy_threshold))
+        cfg, cff = L.config_vectors(config, float(self._greedy_threshold))
         cards = np.full((b, L.CW), -1, dtype=np.int8)
         cards[:, L.O_DECK : L.O_DECK + NC] = np.arange(NC, dtype=np.int8)
         self.arrays = L.ScatArrays(
@@ -132,7 +130,6 @@ class BatchedScat(LivesGame):
         self.obs.flags.writeable = False
         self._rew0 = np.zeros((b, MAX_PLAYERS), dtype=np.float64)
         self.round_over = np.zeros(b, dtype=np.int8)
-        self.seed(seed)
 
     def seed(self, seed: int | None = None) -> None:
         """Reseed every game's generators (from ``numpy.random.SeedSequence(seed)``) and put

@@ -51,7 +51,7 @@ def reference_decks(
     return dealer_and_decks(config, seed, count, config.deck_size)
 
 
-class BatchedSchnauz(LivesGame):
+class BatchedSchnauz(LivesGame[SchnauzConfig]):
     """``num_games`` Schnauz games under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``schnauz_v0.env``) sets the
@@ -66,19 +66,19 @@ class BatchedSchnauz(LivesGame):
     PHASE_NAMES = PHASE_NAMES
     GAME = "Schnauz"
     QUEUE_SLOTS = REPLAY_SLOTS
+    CONFIG = SchnauzConfig
 
     def __init__(
-        self,
-        num_games: int = 1024,
-        config: SchnauzConfig | None = None,
-        seed: int | None = None,
-        observe: bool = True,
-        auto_reset: bool = True,
-        keep_points: int = 16,
-        knock_points: int = 26,
-        **options: Any,
+        self, *args: Any, keep_points: int = 16, knock_points: int = 26, **kwargs: Any
     ) -> None:
-        config = self._setup(num_games, config, SchnauzConfig, options)
+        """:class:`~schnauz_env.batched.base.BatchedGame`'s arguments (``num_games``,
+        ``config``, ``seed``, ``observe``, ``auto_reset``, rule options), and the greedy
+        player's ``keep_points`` and ``knock_points``."""
+        self._greedy_points = (keep_points, knock_points)
+        super().__init__(*args, **kwargs)
+
+    def _build(self, config: SchnauzConfig, observe: bool, auto_reset: bool) -> None:
+        keep_points, knock_points = self._greedy_points
         b, n = self.num_games, self.num_players
         self.obs = self._outputs(
             ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, MAX_PLAYERS
@@ -112,7 +112,6 @@ class BatchedSchnauz(LivesGame):
         self.perms = self._state.perms
         self.round_over = self._decided = np.zeros(b, dtype=np.int8)
         self._no_counts = np.full(MAX_PLAYERS, -1, dtype=np.int32)
-        self.seed(seed)
 
     @property
     def kernel_state(self) -> S.State:

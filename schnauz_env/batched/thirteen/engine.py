@@ -45,7 +45,7 @@ def reference_decks(config: ThirteenConfig, seed: int, count: int | None = None)
     return np.stack([cards[rng.permutation(len(cards))] for _ in range(count)])
 
 
-class BatchedThirteen(BatchedGame):
+class BatchedThirteen(BatchedGame[ThirteenConfig]):
     """``num_games`` Thirteen games (or matches) under one rules config, stepped together.
 
     ``config`` (or rule options as keywords, as for ``thirteen_v0.env``) sets the rules;
@@ -57,17 +57,9 @@ class BatchedThirteen(BatchedGame):
     ACTION_NAMES = ACTION_NAMES
     PHASE_NAMES = PHASE_NAMES
     GAME = "Thirteen"
+    CONFIG = ThirteenConfig
 
-    def __init__(
-        self,
-        num_games: int = 1024,
-        config: ThirteenConfig | None = None,
-        seed: int | None = None,
-        observe: bool = True,
-        auto_reset: bool = True,
-        **options: Any,
-    ) -> None:
-        config = self._setup(num_games, config, ThirteenConfig, options)
+    def _build(self, config: ThirteenConfig, observe: bool, auto_reset: bool) -> None:
         b, n = self.num_games, self.num_players
         self.obs = self._outputs(ObservationLayout(config), observe, auto_reset, NUM_ACTIONS, L.P)
         self.tables = tables()
@@ -96,7 +88,6 @@ class BatchedThirteen(BatchedGame):
         :meth:`last_result` (1 a player went out, 2 a game over, 3 an instant win)."""
         self._no_counts = np.full(L.P, -1, dtype=np.int32)
         self._auto = self.auto_reset
-        self.seed(seed)
 
     @property
     def kernel_state(self) -> L.State:

@@ -31,13 +31,15 @@ from typing import Any
 
 from schnauz_env.common.options import make_config, parse_rules, rules_help
 from schnauz_env.games import GAMES, game_module
-from schnauz_env.play.replay import add_parser as add_replay_parser
+from schnauz_env.play.command import missing_extra, register
 from schnauz_env.play.replay import recording
-from schnauz_env.play.replay import run as run_replay
 
 #: ``schnauz serve``, the browser app (floor 7 beside this one): imported by name, so that
 #: the terminal game never imports it (``schnauz --help`` needs neither Starlette nor uvicorn).
 SERVE = "schnauz_env.web.cli"
+#: The subcommands beside ``play``: the modules that declare and run them
+#: (:mod:`schnauz_env.play.command`), in the order ``schnauz --help`` lists them.
+SUBCOMMANDS = ("schnauz_env.play.replay", SERVE)
 #: The longest pause between the bots' moves (``--speed``), in seconds.
 MAX_SPEED = 60.0
 SCREENS = {
@@ -127,8 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--record", metavar="FILE", help="save the game's record (schnauz replay FILE shows it)"
     )
-    add_replay_parser(sub)
-    importlib.import_module(SERVE).add_parser(sub)
+    play.set_defaults(run=run_play)
+    for module in SUBCOMMANDS:
+        register(sub, importlib.import_module(module))
     return parser
 
 
@@ -143,18 +146,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "replay":
-        return run_replay(args)
-    if args.command == "serve":
-        return importlib.import_module(SERVE).run(args)
-    if args.command != "play":
+    if args.command is None:
         parser.print_help()
         return 2
-    try:
-        from rich.console import Console
-    except ModuleNotFoundError:
-        print('error: schnauz play needs rich: pip install "schnauz_env[play]"', file=sys.stderr)
+    return args.run(args)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """The ``schnauz play`` command."""
+    if missing_extra("play", "play", "rich"):
         return 2
+    from rich.console import Console
+
     from schnauz_env.play.opponents import make_lineup
     from schnauz_env.play.session import PlaySession, Quit
 

@@ -29,7 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schnauz_env.play.command import Subcommand, missing_extra
 from schnauz_env.records import Record, RecordError, RecordingEnv, Replay, Seat, read_records
+
+#: The subcommand this module runs (:mod:`schnauz_env.play.command`).
+COMMAND = Subcommand(
+    "replay",
+    help="show a recorded game move by move",
+    description="Show a recorded game (schnauz-eval --record, schnauz play --record) move "
+    "by move, checking every move against the rules.",
+)
 
 #: How many of the latest moves the replay screen lists.
 LOG_LINES = 10
@@ -44,14 +53,8 @@ HELP = "Enter: next · b: back · NUMBER: go to move · e: end · v N: seat N's 
 # ------------------------------------------------------------------ the command
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    """Add ``replay`` to the ``schnauz`` command's subcommands."""
-    p = sub.add_parser(
-        "replay",
-        help="show a recorded game move by move",
-        description="Show a recorded game (schnauz-eval --record, schnauz play --record) move "
-        "by move, checking every move against the rules.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``schnauz replay``."""
     p.add_argument("file", help="a record file (.json, or .jsonl with many games)")
     p.add_argument(
         "--index", type=int, default=0, help="which game of a .jsonl file (0 = the first)"
@@ -64,16 +67,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="print the whole game at once (no prompt)")
     p.add_argument("--move", type=int, default=0, help="start at this move (default 0)")
     p.add_argument("--no-clear", action="store_true", help="do not clear the screen")
-    return p
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``schnauz replay`` command."""
-    try:
-        from rich.console import Console
-    except ModuleNotFoundError:
-        print('error: schnauz replay needs rich: pip install "schnauz_env[play]"', file=sys.stderr)
+    if missing_extra("replay", "play", "rich"):
         return 2
+    from rich.console import Console
+
     try:
         records = read_records(args.file)
         if not 0 <= args.index < len(records):

@@ -22,20 +22,24 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from schnauz_env.play.command import Subcommand, missing_extra
+
+#: The subcommand this module runs (:mod:`schnauz_env.play.command`).
+COMMAND = Subcommand(
+    "serve",
+    help="play in the browser (a local web server)",
+    description="Start the browser app: every game against the package's agents, with "
+    "a coach and a review, on a local web server. Needs the web extra.",
+)
+
 #: Where the server listens unless told otherwise: this machine only.
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
-    """Add ``serve`` to the ``schnauz`` command's subcommands."""
-    p = sub.add_parser(
-        "serve",
-        help="play in the browser (a local web server)",
-        description="Start the browser app: every game against the package's agents, with "
-        "a coach and a review, on a local web server. Needs the web extra.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``schnauz serve``."""
     p.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
     p.add_argument(
         "--port",
@@ -57,7 +61,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         default=30.0,
         help="a table untouched this long expires (default 30)",
     )
-    return p
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -77,16 +80,12 @@ def url_of(sock: socket.socket) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """The ``schnauz serve`` command."""
-    try:
-        import uvicorn
-
-        from schnauz_env.web.app import Settings, create_app
-    except ModuleNotFoundError as err:
-        print(
-            f'error: schnauz serve needs {err.name}: pip install "schnauz_env[web]"',
-            file=sys.stderr,
-        )
+    if missing_extra("serve", "web", "uvicorn", "schnauz_env.web.app"):
         return 2
+    import uvicorn
+
+    from schnauz_env.web.app import Settings, create_app
+
     if args.max_tables < 1 or not 0 < args.idle_minutes < float("inf"):
         print("error: --max-tables must be >= 1 and --idle-minutes > 0", file=sys.stderr)
         return 2
@@ -167,4 +166,13 @@ def running(app: Any, host: str = DEFAULT_HOST, port: int = 0) -> Iterator[str]:
         sock.close()
 
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "add_parser", "bind", "run", "running", "url_of"]
+__all__ = [
+    "COMMAND",
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "add_arguments",
+    "bind",
+    "run",
+    "running",
+    "url_of",
+]

@@ -15,6 +15,7 @@ scripted ones can decode the observation) and a seed (their only randomness).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -52,22 +53,28 @@ class Policy:
         return f"{type(self).__name__}(name={self.name!r}, game={self.game!r})"
 
 
-def search_budget(policy: Policy, arg: str | None, budget: int, unit: str) -> int:
-    """The budget of a search player: ``arg`` (``"400"`` from ``"ismcts:400"``) when given,
-    which also names the player (``policy.name`` becomes ``"ismcts:400"``), else ``budget``.
-    ``ValueError`` naming the syntax if ``arg`` is not a number, or if the budget is below
-    1. ``unit`` says what the budget counts, in the plural (``"simulations"``)."""
-    if arg:
-        try:
-            budget = int(arg)
-        except ValueError:
-            raise ValueError(
-                f"bad {policy.name} budget {arg!r}: write '{policy.name}:N' with N {unit} per move"
-            ) from None
-        policy.name = f"{policy.name}:{arg}"
-    if budget < 1:
-        raise ValueError(f"{policy.name} needs a budget of at least 1 ({unit}), got {budget}")
-    return int(budget)
+def parse_params(arg: str, params: Any, what: str) -> dict[str, Any]:
+    """The overrides of the dataclass ``params`` a name's argument gives,
+    ``"knock_share=0.5,skill=9/5/1"``.
+
+    Values take the type of the field's value in ``params``: booleans are ``1``/``true``,
+    tuples ``/``-separated ints. ``ValueError`` names the known parameters when one is
+    unknown; ``what`` names the player in it (``"expert"``).
+    """
+    known = [f.name for f in fields(params)]
+    overrides: dict[str, Any] = {}
+    for item in arg.split(","):
+        k, _, v = item.partition("=")
+        if k not in known:
+            raise ValueError(f"unknown {what} parameter {k!r}; known: " + ", ".join(known))
+        kind = type(getattr(params, k))
+        if kind is bool:
+            overrides[k] = v.lower() in ("1", "true")
+        elif kind is tuple:
+            overrides[k] = tuple(int(x) for x in v.split("/"))
+        else:
+            overrides[k] = kind(v)
+    return overrides
 
 
 PolicyFactory = Callable[..., Policy]

@@ -51,12 +51,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import fields as dataclass_fields
-from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
-from policies.base import Policy, register_policy
+from policies.base import register_policy
 from policies.jit_support import (
     CompiledExpert,
     KernelSet,
@@ -66,7 +64,14 @@ from policies.jit_support import (
     record,
     takes_games,
 )
-from policies.schnauz import SURVIVE, ExpertParams, hand_tables, lowest_risk, parse_expert_arg
+from policies.schnauz import (
+    SURVIVE,
+    ExpertParams,
+    TunablePolicy,
+    hand_tables,
+    lowest_risk,
+    parse_expert_arg,
+)
 from schnauz_env.schnauz.config import MAX_PLAYERS, SchnauzConfig
 from schnauz_env.schnauz.engine import (
     DEALER_CHOICE,
@@ -970,30 +975,20 @@ def kernel_inputs(config: SchnauzConfig, params: ExpertParams) -> Expert:
 
 # ------------------------------------------------------------------ the policy
 @register_policy("schnauz", "expert-jit")
-class ExpertJitPolicy(CompiledExpert, Policy):
+class ExpertJitPolicy(CompiledExpert, TunablePolicy[ExpertParams]):
     """The ``expert`` compiled with numba; batched moves with :meth:`act_batch`
-    (:class:`~policies.jit_support.CompiledExpert`'s, on the turns of :meth:`_turns`)."""
+    (:class:`~policies.jit_support.CompiledExpert`'s, on the turns of :meth:`_turns`).
+    Its tunables are the expert's (``"expert-jit:knock_share=0.5,samples=64"``)."""
 
     name = "expert-jit"
-    game = "schnauz"
+    params_class = ExpertParams
     #: :meth:`act_batch` takes the games' indices as a third argument (see :meth:`_turns`).
     per_game = True
     num_actions = NUM_ACTIONS
+    #: The argument's errors name the expert's parameters.
+    _parse_arg = staticmethod(parse_expert_arg)
 
-    def __init__(
-        self,
-        config: Any = None,
-        seed: int | None = None,
-        arg: str | None = None,
-        params: ExpertParams | None = None,
-        **overrides: Any,
-    ) -> None:
-        super().__init__(config if config is not None else SchnauzConfig(), seed)
-        params = params or ExpertParams()
-        if arg:  # "expert-jit:knock_share=0.5,samples=64"
-            overrides.update(parse_expert_arg(arg, params))
-            self.name = f"expert-jit:{arg}"
-        self.params = replace(params, **overrides) if overrides else params
+    def _setup(self, seed: int | None) -> None:
         self._ex = kernel_inputs(self.config, self.params)
         self._lay = self._ex.lay
         self._size = int(self._lay["obs_size"][0])

@@ -24,22 +24,24 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) with a fast greedy ro
 The move played is the most visited edge at the root. ``simulations`` (the budget) is
 the number of determinizations per move: ``"ismcts:400"`` plays with 400. The default
 keeps a move well under a second on one core (time per move is in the README's
-leaderboard and ``docs/evaluation.md``).
+leaderboard and ``docs/evaluation.md``). The tunables are :class:`IsmctsParams`, each
+settable by name (``"ismcts:simulations=400,exploration=1.0"``).
 """
 
 from __future__ import annotations
 
 import math
 import random as _random
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from policies.base import Policy, register_policy, search_budget
+from policies.base import parse_params, register_policy
 from policies.schnauz import (
     DEFAULT_SKILL,
     ExpertPolicy,
+    TunablePolicy,
     best_action,
     candidates,
     hand_tables,
@@ -64,6 +66,46 @@ DEFAULT_SIMULATIONS = 500
 #: ``ISMCTSPolicy._determinize``), and how many of them use the biased deal.
 MAX_DEALS = 256
 BIASED_TRIES = 16
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchParams:
+    """The tunables every determinized search has (given by keyword). A search's own (a
+    subclass) name their budget, the field a number as the name's argument sets
+    (``"ismcts:400"``), in :attr:`budget_name`."""
+
+    #: The field that is the budget: determinizations per move.
+    budget_name: ClassVar[str]
+    skill: int | tuple[int, int, int] = DEFAULT_SKILL
+    """The deals' opponent model (:func:`determinize`)."""
+
+
+@dataclass(frozen=True)
+class IsmctsParams(SearchParams):
+    """The tunables of ``ismcts`` (``"ismcts:400"``, ``"ismcts:exploration=1.0,width=6"``)."""
+
+    budget_name = "simulations"
+    simulations: int = DEFAULT_SIMULATIONS
+    """The budget: determinizations per move, each one simulation (a path down the tree
+    and a rollout to the end of the round)."""
+    exploration: float = 0.7
+    """UCB1's exploration constant."""
+    rollout_knock: float = 26.0
+    """Rollouts and modelled opponents knock at this many points or more."""
+    epsilon: float = 0.0
+    """The chance of a random legal move in a rollout."""
+    out_penalty: float = 1.0
+    """What being put out costs beyond the life (the backed-up reward is ``-1 - out_penalty``)."""
+    opponents: str = "model"
+    """``"model"``: the opponents play the rollout policy and the tree records only what
+    seat 0 sees; ``"tree"``: they choose by UCB1 at their own nodes."""
+    width: int = 4
+    """The root's candidates: the ``width`` best moves by the expert, plus pass and knock
+    (0: every legal move)."""
+
+    def __post_init__(self) -> None:
+        if self.opponents not in ("model", "tree"):
+            raise ValueError(f"opponents must be 'model' or 'tree', got {self.opponents!r}")
 
 
 def determinize(
@@ -109,26 +151,58 @@ class Node:
         self.reward = 0.0
 
 
-class DeterminizedSearch(Policy):
-    """What the Schnauz search players share: a config whose episodes end with the round
-    (a simulation stops there: no next deal is shuffled), the hand tables, and the
-    determinizations of :func:`determinize` drawn from their own generator."""
+#: The tunables of a :class:`DeterminizedSearch`.
+S = TypeVar("S", bound=SearchParams)
 
-    game = "schnauz"
 
-    def __init__(
-        self, config: Any, seed: int | None, skill: int | tuple[int, int, int] = DEFAULT_SKILL
-    ) -> None:
-        super().__init__(config if config is not None else SchnauzConfig(), seed)
-        self.skill = skill
+class DeterminizedSearch(TunablePolicy[S]):
+    """What the Schnauz search players share: tunables that are :class:`SearchParams` (a
+    number as the name's argument sets the budget, ``"ismcts:400"``; ``key=value`` items
+    set any, ``"ismcts:simulations=400,width=6"``), a config whose episodes end with the
+    round (a simulation stops there: no next deal is shuffled), the hand tables, and the
+    determinizations of :func:`determinize` drawn from their own generator.
+
+    A subclass declares its :attr:`params_class` and builds what it plays with in
+    :meth:`_players`."""
+
+    def _parse_arg(self, arg: str, params: S) -> dict[str, Any]:
+        """The overrides of the name's argument: a number is the budget, ``key=value`` any
+        tunable."""
+        budget = params.budget_name
+        overrides: dict[str, Any] = {}
+        for item in arg.split(","):
+            if "=" in item:
+                overrides.update(parse_params(item, params, self.name))
+                continue
+            try:
+                overrides[budget] = int(item)
+            except ValueError:
+                raise ValueError(
+                    f"bad {self.name} budget {item!r}: write '{self.name}:N' with N {budget} "
+                    f"per move, or '{self.name}:key=value,...'"
+                ) from None
+        return overrides
+
+    def _setup(self, seed: int | None) -> None:
+        """Check the budget; the tables and the round's config; the search's own
+        :meth:`_players`; then the deals' generator, seeded from the policy's."""
+        budget = self.params.budget_name
+        if getattr(self.params, budget) < 1:
+            raise ValueError(
+                f"{self.name} needs a budget of at least 1 ({budget}), "
+                f"got {getattr(self.params, budget)}"
+            )
         self.tables = hand_tables(self.config)
         self._search_config = replace(self.config, episode="round")
-        self._rnd = _random.Random(0)
         self.impossible_deals = 0
+        self._players(seed)
+        self._seed_deals()
+
+    def _players(self, seed: int | None) -> None:
+        """Build what the search plays with (``seed`` as given to the constructor)."""
 
     def _seed_deals(self) -> None:
-        """Seed the deals' generator from the policy's (at the point each player's
-        ``__init__`` chooses, so that its draws keep their order)."""
+        """Seed the deals' generator from the policy's."""
         self._rnd = _random.Random(int(self.rng.integers(2**63)))
 
     def reset(self, seed: int | None = None) -> None:
@@ -147,46 +221,22 @@ class DeterminizedSearch(Policy):
             self._rnd,
             action_mask,
             self.tables.key if key is None else key,
-            self.skill,
+            self.params.skill,
         )
         self.impossible_deals += not possible
         return state
 
 
 @register_policy("schnauz", "ismcts")
-class ISMCTSPolicy(DeterminizedSearch):
+class ISMCTSPolicy(DeterminizedSearch[IsmctsParams]):
     """Single-observer ISMCTS with determinization and greedy rollouts (module docs)."""
 
     name = "ismcts"
+    params_class = IsmctsParams
 
-    def __init__(
-        self,
-        config: Any = None,
-        seed: int | None = None,
-        arg: str | None = None,
-        simulations: int = DEFAULT_SIMULATIONS,
-        exploration: float = 0.7,
-        rollout_knock: float = 26.0,
-        epsilon: float = 0.0,
-        out_penalty: float = 1.0,
-        skill: int | tuple[int, int, int] = DEFAULT_SKILL,
-        opponents: str = "model",
-        width: int = 4,
-        **_: Any,
-    ) -> None:
-        super().__init__(config, seed, skill)
-        simulations = search_budget(self, arg, simulations, "simulations")
-        if opponents not in ("model", "tree"):
-            raise ValueError(f"opponents must be 'model' or 'tree', got {opponents!r}")
-        self.simulations = int(simulations)
-        self.exploration = exploration
-        self.rollout_knock = rollout_knock
-        self.epsilon = epsilon
-        self.out_penalty = out_penalty
-        self.opponents = opponents
-        self.width = width
+    def _players(self, seed: int | None) -> None:
+        """The expert that ranks the root's moves."""
         self._heuristic = ExpertPolicy(self.config, seed=seed)
-        self._seed_deals()
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the deals and the expert that ranks the root's moves (it samples hands:
@@ -203,7 +253,7 @@ class ISMCTSPolicy(DeterminizedSearch):
         root = Node()
         key = self.tables.key
         allowed = self._root_moves(view, legal)
-        for _ in range(self.simulations):
+        for _ in range(self.params.simulations):
             self._simulate(root, self._determinize(view, action_mask, key), allowed)
         visits = {a: root.children[a].visits for a in legal if a in root.children}
         return int(max(visits, key=lambda a: (visits[a], root.children[a].reward)))
@@ -211,7 +261,7 @@ class ISMCTSPolicy(DeterminizedSearch):
     def _root_moves(self, view: Any, legal: np.ndarray) -> set[int] | None:
         """The root's candidate moves: the ``width`` best by the expert's hand value (or
         by the hand's showdown key in the final circle), plus pass and knock."""
-        if self.width <= 0 or view.phase == DEALER_CHOICE:
+        if self.params.width <= 0 or view.phase == DEALER_CHOICE:
             return None
         moves = candidates(view.hand, view.table)
         if view.phase == TURNS:
@@ -219,7 +269,7 @@ class ISMCTSPolicy(DeterminizedSearch):
         else:
             key = self.tables.key
             ranked = sorted(((key[h[0]][h[1]][h[2]], a) for a, h, _ in moves), reverse=True)
-        allowed = {a for _, a in ranked[: self.width]} | {PASS, KNOCK}
+        allowed = {a for _, a in ranked[: self.params.width]} | {PASS, KNOCK}
         return {int(a) for a in legal if a in allowed}
 
     # ---------------------------------------------------------------- search
@@ -234,8 +284,8 @@ class ISMCTSPolicy(DeterminizedSearch):
         return (action, *hand)  # swap all or exchange reveal the whole hand
 
     def _simulate(self, root: Node, state: SchnauzState, allowed: set[int] | None = None) -> None:
-        c = self.exploration
-        model = self.opponents == "model"
+        c = self.params.exploration
+        model = self.params.opponents == "model"
         node = root
         path: list[tuple[Node, int]] = []
         result: RoundResult | None = None
@@ -292,7 +342,7 @@ class ISMCTSPolicy(DeterminizedSearch):
         for s in result.losers:
             rewards[s] = -1.0
         for s in result.went_out:
-            rewards[s] = -1.0 - self.out_penalty
+            rewards[s] = -1.0 - self.params.out_penalty
         return rewards
 
     def _model_action(self, state: SchnauzState) -> int:
@@ -302,12 +352,12 @@ class ISMCTSPolicy(DeterminizedSearch):
         phase = state.phase
         if phase == DEALER_CHOICE:
             return KEEP if pts[hand[0]][hand[1]][hand[2]] >= 16.0 else EXCHANGE
-        if self.epsilon and self._rnd.random() < self.epsilon:
+        if self.params.epsilon and self._rnd.random() < self.params.epsilon:
             legal = state.legal_actions()
             return legal[int(self._rnd.random() * len(legal))]
         if (
             phase == TURNS
-            and pts[hand[0]][hand[1]][hand[2]] >= self.rollout_knock
+            and pts[hand[0]][hand[1]][hand[2]] >= self.params.rollout_knock
             and state.knock_allowed()
         ):
             return KNOCK
@@ -322,4 +372,11 @@ class ISMCTSPolicy(DeterminizedSearch):
                 return result
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "DeterminizedSearch", "ISMCTSPolicy", "determinize"]
+__all__ = [
+    "DEFAULT_SIMULATIONS",
+    "DeterminizedSearch",
+    "ISMCTSPolicy",
+    "IsmctsParams",
+    "SearchParams",
+    "determinize",
+]

@@ -26,19 +26,20 @@ compared with it deal by deal, and one is played instead only if its mean gain i
 than ``confidence`` standard errors above 0 (the best such), so a larger budget deviates
 from the network more often, and only where the search is sure. ``N`` (the budget) is the
 number of determinizations per move: ``"pimc:128"`` draws 128. The time per move grows
-linearly with it (``docs/evaluation.md``).
+linearly with it (``docs/evaluation.md``). The tunables are :class:`PimcParams`, each
+settable by name (``"pimc:determinizations=128,width=4"``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from policies.base import REGISTRY, register_policy, search_budget
-from policies.ismcts import DeterminizedSearch
+from policies.base import REGISTRY, register_policy
+from policies.ismcts import DeterminizedSearch, SearchParams
 from policies.mlp import load_model_policy, one_blas_thread
-from policies.schnauz import DEFAULT_SKILL
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -51,6 +52,28 @@ from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
 
 DEFAULT_DETERMINIZATIONS = 64
+
+
+@dataclass(frozen=True)
+class PimcParams(SearchParams):
+    """The tunables of ``pimc`` (``"pimc:128"``, ``"pimc:determinizations=128,width=4"``)."""
+
+    budget_name = "determinizations"
+    determinizations: int = DEFAULT_DETERMINIZATIONS
+    """The budget: determinizations per move."""
+    width: int = 3
+    """Candidates: the network's ``width`` most likely legal moves (plus knocking)."""
+    confidence: float = 1.0
+    """Another candidate is played only if its mean gain over the network's move is more
+    than this many standard errors above 0."""
+    model: str = "model"
+    """The network (a registered name or a ``.npz`` file): prior, and this seat's rollouts."""
+    opponents: str = "expert-jit"
+    """The other seats' player in the rollouts (a registered name or a ``.npz`` file)."""
+
+    def __post_init__(self) -> None:
+        if self.width < 1:
+            raise ValueError(f"pimc needs a width of at least 1, got {self.width}")
 
 
 def units_after(result: RoundResult) -> list[int]:
@@ -77,35 +100,19 @@ def _player(name: str, config: SchnauzConfig, seed: Any) -> Any:
 
 
 @register_policy("schnauz", "pimc")
-class PIMCPolicy(DeterminizedSearch):
+class PIMCPolicy(DeterminizedSearch[PimcParams]):
     """Determinized Monte Carlo search with the model's rollouts (module docs)."""
 
     name = "pimc"
+    params_class = PimcParams
 
-    def __init__(
-        self,
-        config: Any = None,
-        seed: int | None = None,
-        arg: str | None = None,
-        determinizations: int = DEFAULT_DETERMINIZATIONS,
-        width: int = 3,
-        confidence: float = 1.0,
-        model: str = "model",
-        opponents: str = "expert-jit",
-        skill: int | tuple[int, int, int] = DEFAULT_SKILL,
-        **_: Any,
-    ) -> None:
-        super().__init__(config, seed, skill)
-        self.determinizations = search_budget(self, arg, determinizations, "determinizations")
-        if width < 1:
-            raise ValueError(f"pimc needs a width of at least 1, got {width}")
-        self.width = int(width)
-        self.confidence = float(confidence)
+    def _players(self, seed: int | None) -> None:
+        """The network (this seat's prior and rollouts) and the other seats' player, on
+        two seeds drawn from the policy's generator."""
         child = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
-        self.model = _player(model, self.config, child[0])
-        self.opponents = _player(opponents, self.config, child[1])
+        self.model = _player(self.params.model, self.config, child[0])
+        self.opponents = _player(self.params.opponents, self.config, child[1])
         self._encoder = ObservationEncoder(self._search_config)
-        self._seed_deals()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -122,7 +129,7 @@ class PIMCPolicy(DeterminizedSearch):
         prior = self.model.logits(obs)[0]
         ranked = sorted(legal, key=lambda a: -prior[a])
         first = int(ranked[0])
-        candidates = [int(a) for a in ranked[: self.width]]
+        candidates = [int(a) for a in ranked[: self.params.width]]
         if KNOCK in legal and KNOCK not in candidates:
             candidates.append(KNOCK)
         view = decode_observation(observation, self.config)
@@ -135,23 +142,23 @@ class PIMCPolicy(DeterminizedSearch):
         # Paired differences with the network's move (the same deals): another move is
         # played only if it is better by more than ``confidence`` standard errors.
         gain = values - values[:, [candidates.index(first)]]
-        score = gain.mean(axis=0) - self.confidence * gain.std(axis=0) / np.sqrt(len(gain))
+        score = gain.mean(axis=0) - self.params.confidence * gain.std(axis=0) / np.sqrt(len(gain))
         best = int(np.argmax(score))
         return candidates[best] if score[best] > 0 else first
 
     def _values(self, view: Any, action_mask: np.ndarray, candidates: list[int]) -> np.ndarray:
         """The value of each candidate (columns) in each determinization (rows)."""
         states: list[SchnauzState] = []
-        for _ in range(self.determinizations):
+        for _ in range(self.params.determinizations):
             state = self._determinize(view, action_mask)
             seed = int(self.rng.integers(2**63))
             states += [state.clone(np.random.default_rng(seed)) for _ in candidates]
         results: list[RoundResult | None] = [None] * len(states)
-        for i, a in enumerate(candidates * self.determinizations):
+        for i, a in enumerate(candidates * self.params.determinizations):
             results[i] = states[i].apply(a)
         self._roll_out(states, results)
         values = np.array([win_chance(units_after(r), 0) for r in results])
-        return values.reshape(self.determinizations, len(candidates))
+        return values.reshape(self.params.determinizations, len(candidates))
 
     def _roll_out(self, states: list[SchnauzState], results: list[RoundResult | None]) -> None:
         """Play every unfinished state to the end of its round, all in lockstep: each step
@@ -173,4 +180,4 @@ class PIMCPolicy(DeterminizedSearch):
                 results[i] = states[i].apply(int(actions[row]))
 
 
-__all__ = ["DEFAULT_DETERMINIZATIONS", "PIMCPolicy"]
+__all__ = ["DEFAULT_DETERMINIZATIONS", "PIMCPolicy", "PimcParams"]

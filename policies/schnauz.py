@@ -50,11 +50,11 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from policies.base import Policy, register_policy
+from policies.base import Policy, parse_params, register_policy
 from schnauz_env.batched.schnauz.greedy import greedy_move
 from schnauz_env.schnauz.config import SchnauzConfig
 from schnauz_env.schnauz.engine import (
@@ -75,6 +75,9 @@ from schnauz_env.schnauz.hands import (
     min_key,
 )
 from schnauz_env.schnauz.infoset import SeatView, decode_observation
+
+#: The dataclass of a :class:`TunablePolicy`'s tunables.
+P = TypeVar("P")
 
 # ---------------------------------------------------------------- hand tables
 
@@ -330,52 +333,60 @@ class ExpertParams:
 
 
 def parse_expert_arg(arg: str, params: ExpertParams | None = None) -> dict[str, Any]:
-    """The :class:`ExpertParams` overrides of a name's argument, ``"knock_share=0.5,skill=9/5/1"``.
-
-    Values take the type of the field in ``params`` (default :class:`ExpertParams`);
-    booleans are ``1``/``true``, tuples ``/``-separated ints. ``ValueError`` names the
-    known parameters when one is unknown. Shared by ``expert`` and ``expert-jit``.
+    """The :class:`ExpertParams` overrides of a name's argument, ``"knock_share=0.5,skill=9/5/1"``
+    (:func:`~policies.base.parse_params`; values typed by ``params``, default
+    :class:`ExpertParams`). Shared by ``expert`` and ``expert-jit``.
     """
-    params = params or ExpertParams()
-    overrides: dict[str, Any] = {}
-    for item in arg.split(","):
-        k, _, v = item.partition("=")
-        if k not in ExpertParams.__dataclass_fields__:
-            raise ValueError(
-                f"unknown expert parameter {k!r}; known: "
-                + ", ".join(ExpertParams.__dataclass_fields__)
-            )
-        kind = type(getattr(params, k))
-        if kind is bool:
-            overrides[k] = v.lower() in ("1", "true")
-        elif kind is tuple:
-            overrides[k] = tuple(int(x) for x in v.split("/"))
-        else:
-            overrides[k] = kind(v)
-    return overrides
+    return parse_params(arg, params or ExpertParams(), "expert")
 
 
-@register_policy("schnauz", "expert")
-class ExpertPolicy(Policy):
-    """Simulated risk of the lowest hand, a calibrated opponent model (module docs)."""
+class TunablePolicy(Policy, Generic[P]):
+    """A Schnauz player whose tunables are one frozen dataclass, :attr:`params`.
 
-    name = "expert"
+    ``params`` (default: :attr:`params_class`'s defaults) with keyword ``overrides`` and
+    those the name's argument gives (``arg``, e.g. ``"knock_share=0.5,lookahead=0.4"``
+    from ``"expert:knock_share=0.5,lookahead=0.4"``, read by :meth:`_parse_arg`; it also
+    names the player). A subclass declares :attr:`params_class` and builds the rest of
+    itself in :meth:`_setup`.
+    """
+
     game = "schnauz"
+    #: The dataclass of the player's tunables.
+    params_class: type[P]
 
     def __init__(
         self,
         config: Any = None,
         seed: int | None = None,
         arg: str | None = None,
-        params: ExpertParams | None = None,
+        params: P | None = None,
         **overrides: Any,
     ) -> None:
         super().__init__(_config(config), seed)
-        params = params or ExpertParams()
-        if arg:  # "expert:knock_share=0.5,lookahead=0.4"
-            overrides.update(parse_expert_arg(arg, params))
-            self.name = f"expert:{arg}"
-        self.params = replace(params, **overrides) if overrides else params
+        params = params or self.params_class()
+        if arg:
+            overrides.update(self._parse_arg(arg, params))
+            self.name = f"{self.name}:{arg}"
+        self.params: P = replace(params, **overrides) if overrides else params
+        self._setup(seed)
+
+    def _parse_arg(self, arg: str, params: P) -> dict[str, Any]:
+        """The overrides the name's argument gives (:func:`~policies.base.parse_params`)."""
+        return parse_params(arg, params, self.name)
+
+    def _setup(self, seed: int | None) -> None:
+        """Build what the player needs besides its config and :attr:`params` (``seed`` as
+        given to the constructor)."""
+
+
+@register_policy("schnauz", "expert")
+class ExpertPolicy(TunablePolicy[ExpertParams]):
+    """Simulated risk of the lowest hand, a calibrated opponent model (module docs)."""
+
+    name = "expert"
+    params_class = ExpertParams
+
+    def _setup(self, seed: int | None) -> None:
         self.tables = hand_tables(self.config)
         self._rnd = _random.Random(int(self.rng.integers(2**63)))
         self._round: tuple = ()

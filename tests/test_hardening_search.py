@@ -61,7 +61,7 @@ def test_ismcts_determinizations_give_no_opponent_fire_or_schnauz(players):
             assert state.current == 0 and list(state.hands[0]) == sorted(view.hand)
             checked += 1
             # What the search drew before: the biased deal, taken as it came.
-            hands = sample_hands(view, key, policy._rnd, policy.skill)
+            hands = sample_hands(view, key, policy._rnd, policy.params.skill)
             raw_bad += impossible(sample_state(view, config, rng, mask, hands=hands))
     assert checked > 300 and policy.impossible_deals == 0
     assert raw_bad > 0  # the test sees the states the old sampler got wrong

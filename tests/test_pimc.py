@@ -13,7 +13,7 @@ pytest.importorskip("numba", reason="pimc plays the shipped model and expert-jit
 from policies import make_policy
 from policies.evaluation import evaluate
 from policies.ismcts import determinize
-from policies.pimc import PIMCPolicy, units_after, win_chance
+from policies.pimc import PimcParams, PIMCPolicy, units_after, win_chance
 from policies.schnauz import hand_tables
 from schnauz_env.common.places import fair_win_chance
 from schnauz_env.schnauz import SchnauzConfig, new_game
@@ -137,7 +137,16 @@ def test_values_are_the_fair_win_chance_of_the_lives_left():
 
 def test_the_budget_is_named_and_checked():
     policy = make_policy("pimc:5", game="schnauz", config=SchnauzConfig(), seed=0)
-    assert policy.determinizations == 5 and policy.name == "pimc:5"
+    assert policy.params.determinizations == 5 and policy.name == "pimc:5"
+    policy = make_policy("pimc:determinizations=7,width=4", config=SchnauzConfig(), seed=0)
+    assert policy.params == PimcParams(determinizations=7, width=4)
+    assert PIMCPolicy(params=PimcParams(width=2), confidence=2.0).params == PimcParams(
+        width=2, confidence=2.0
+    )
+    with pytest.raises(ValueError, match="unknown pimc parameter 'depth'"):
+        make_policy("pimc:depth=3", game="schnauz", config=SchnauzConfig(), seed=0)
+    with pytest.raises(ValueError, match="width of at least 1"):
+        make_policy("pimc:width=0", game="schnauz", config=SchnauzConfig(), seed=0)
     with pytest.raises(ValueError, match="bad pimc budget 'many'"):
         make_policy("pimc:many", game="schnauz", config=SchnauzConfig(), seed=0)
     with pytest.raises(ValueError, match=r"budget of at least 1 \(determinizations\)"):

@@ -131,7 +131,11 @@ def test_bad_policy_names_and_parameters_are_rejected():
         make_policy("expert:cleverness=9")
     assert make_policy("greedy:28").knock_at == 28.0
     assert make_policy("expert:knock_share=0.4").params.knock_share == 0.4
-    assert make_policy("ismcts:77").simulations == 77
+    assert make_policy("ismcts:77").params.simulations == 77
+    ismcts = make_policy("ismcts:simulations=9,exploration=1.0,opponents=tree")
+    assert (ismcts.params.simulations, ismcts.params.exploration) == (9, 1.0)
+    with pytest.raises(ValueError, match="'model' or 'tree'"):
+        make_policy("ismcts:opponents=nobody")
 
 
 # ---------------------------------------------------------------- hand helpers

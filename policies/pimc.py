@@ -51,7 +51,7 @@ from schnauz_env.schnauz.engine import (
 from schnauz_env.schnauz.infoset import decode_observation
 from schnauz_env.schnauz.observation import ObservationEncoder
 
-DEFAULT_DETERMINIZATIONS = 64
+DEFAULT_DETERMINIZATIONS = 128
 
 
 @dataclass(frozen=True)

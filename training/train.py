@@ -354,17 +354,27 @@ def load_checkpoint(args: Args, venv: VecEnv, ppo: dict[str, Any], path: str = "
         ) from None
 
 
+def saved_steps(out: Path, suffix: str) -> list[tuple[int, Path]]:
+    """``(step, path)`` of run ``out``'s checkpoints ``step_N<suffix>``, by step."""
+    found = []
+    for path in (out / "checkpoints").glob(f"step_*{suffix}"):
+        step = path.stem.removeprefix("step_")
+        if step.isdigit():
+            found.append((int(step), path))
+    return sorted(found)
+
+
+def args_from(values: dict[str, Any]) -> Args:
+    """:class:`Args` from settings read back from JSON (its lists are the tuples)."""
+    return Args(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
 def latest_checkpoint(out: Path) -> tuple[int, Path] | None:
     """``(step, path)`` of the latest whole SB3 checkpoint in run ``out`` (``None``: none
     yet); ``ValueError`` if the run has finished (its ``model.zip`` is written)."""
     if (out / "model.zip").exists():
         raise ValueError(f"--resume {out}: the run has finished (model.zip is written)")
-    found = []
-    for path in (out / "checkpoints").glob("step_*.zip"):
-        step = path.stem.removeprefix("step_")
-        if step.isdigit():
-            found.append((int(step), path))
-    for step, path in sorted(found, reverse=True):
+    for step, path in reversed(saved_steps(out, ".zip")):
         try:
             check_checkpoint(str(path))
         except ValueError:
@@ -387,8 +397,13 @@ def resume_args(run: str) -> Args:
     unknown = sorted(set(saved) - {f.name for f in fields(Args)})
     if unknown:
         raise ValueError(f"--resume {run}: args.json has settings this trainer lacks: {unknown}")
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()}
-    return Args(**{**values, "resume": str(run)})
+    return args_from({**saved, "resume": str(run)})
+
+
+def best_selection(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The candidate :func:`select_model` keeps: the first of the highest win rates
+    (rows as it writes them to ``selection.csv``, or as read back from it)."""
+    return max(rows, key=lambda r: float(r["win_rate"]))
 
 
 def select_model(args: Args, rules: dict[str, Any], out: Path, last: int) -> None:
@@ -398,10 +413,9 @@ def select_model(args: Args, rules: dict[str, Any], out: Path, last: int) -> Non
     candidate's figure goes to ``out/selection.csv``."""
     opponent, n = args.eval_opponents[0], args.eval_table_size
     final = out / "model.npz"
-    saved = (p.stem.removeprefix("step_") for p in (out / "checkpoints").glob("step_*.npz"))
     candidates = [
-        (step, out / "checkpoints" / f"step_{step}.npz")
-        for step in sorted(int(x) for x in saved if x.isdigit())
+        (step, path)
+        for step, path in saved_steps(out, ".npz")
         if args.total_steps // 2 <= step < last
     ]
     rows = []
@@ -411,7 +425,7 @@ def select_model(args: Args, rules: dict[str, Any], out: Path, last: int) -> Non
         r = win_rate(path, opponent, args.game, n, rules, args.select_games, args.seed + 10_000)
         rows.append({"step": step, "file": path.name, **r})
         print(f"selection: step {step:,}: {r['win_rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]")
-    best = max(rows, key=lambda r: r["win_rate"])
+    best = best_selection(rows)
     write_csv(out / "selection.csv", rows)
     if best["file"] != final.name:
         save_bytes = (out / "checkpoints" / best["file"]).read_bytes()
@@ -603,7 +617,7 @@ def selected_checkpoint(run: Path) -> Path:
     final ``model.zip``."""
     rows = read_csv_rows(run / "selection.csv") if (run / "selection.csv").exists() else []
     if rows:
-        best = max(rows, key=lambda r: float(r["win_rate"]))
+        best = best_selection(rows)
         if best["file"] != "model.npz":
             return run / "checkpoints" / Path(best["file"]).with_suffix(".zip").name
     return run / "model.zip"
@@ -622,7 +636,7 @@ def stage_args(
     if i > 1:
         previous = selected_checkpoint(out / f"stage_{i - 1}")
         values.update(init_model=str(previous), pretrain_teacher="", pretrain_data=())
-    return Args(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+    return args_from(values)
 
 
 def train_stages(
@@ -643,7 +657,7 @@ def train_stages(
         if (folder / "model.zip").exists():
             if stage.select_games and not (folder / "selection.csv").exists():
                 print(f"stage {i} of {count}: choosing its model (killed while choosing)")
-                last = max(int(p.stem[5:]) for p in (folder / "checkpoints").glob("step_*.npz"))
+                last = saved_steps(folder, ".npz")[-1][0]  # the final weights' step
                 select_model(stage, rule_options(stage), folder, last)
             print(f"stage {i} of {count}: done ({folder})")
             continue
@@ -659,8 +673,8 @@ def resume_stages(run: str) -> tuple[Args, list[dict[str, Any]], set[str]]:
     """The settings, stages and given flags of the staged recipe in folder ``run``."""
     try:
         recipe = json.loads((Path(run) / RECIPE_FILE).read_text())
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in recipe["args"].items()}
-        return Args(**{**values, "resume": run}), list(recipe["stages"]), set(recipe["given"])
+        args = args_from({**recipe["args"], "resume": run})
+        return args, list(recipe["stages"]), set(recipe["given"])
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise ValueError(f"--resume {run}: cannot read its {RECIPE_FILE} ({err})") from None
 

@@ -24,12 +24,40 @@ TINY = [
 ]  # fmt: skip
 
 
+def check_stages(top, stages) -> None:
+    """Each later stage of a staged run (seed 5) took the settings it names (a given flag
+    still wins), the next seed, and started from the earlier stage's kept weights without
+    cloning."""
+    recipe = json.loads((top / "recipe.json").read_text())
+    assert "total_steps" in recipe["given"] and recipe["args"]["seed"] == 5
+    first = json.loads((top / "stage_1" / "args.json").read_text())
+    assert first["seed"] == 5 and first["pretrain_teacher"] == "expert-jit"
+    for i, stage in enumerate(stages, start=2):
+        settings = json.loads((top / f"stage_{i}" / "args.json").read_text())
+        assert settings["seed"] == 5 + i - 1
+        assert settings["pretrain_teacher"] == "" and settings["pretrain_data"] == []
+        assert settings["init_model"] == str(top / f"stage_{i - 1}" / "model.zip")
+        for key, value in stage.items():
+            if key not in (
+                "total_steps",
+                "num_envs",
+                "batch_size",
+                "eval_every",
+                "eval_games",
+                "select_games",
+            ):  # fmt: skip  (given by TINY)
+                assert settings[key] == (list(value) if isinstance(value, tuple) else value)
+        assert settings["total_steps"] == 128  # given on the command line: wins
+
+
 @pytest.mark.parametrize("game", ["schnauz", "scat", "thirteen"])
 def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
     main(["--game", game, "--preset", "strong", "--run-dir", str(tmp_path),
-          "--run-name", "tiny", *TINY])  # fmt: skip
+          "--run-name", "tiny", "--seed", "5", *TINY])  # fmt: skip
     recipe = PRESETS[game]["strong"]
     stages = recipe.get("stages", ())
+    if stages:
+        check_stages(tmp_path / "tiny", stages)
     top = tmp_path / "tiny"
     run = top / f"stage_{len(stages) + 1}" if stages else top  # the last stage's run
     settings = json.loads((run / "args.json").read_text())
@@ -56,36 +84,6 @@ def test_a_tiny_strong_run_trains_exports_loads_and_plays(game, tmp_path):
         workers=1,
     )
     assert result.games == 4 and sum(p.wins for p in result.policies) == 4
-
-
-@pytest.mark.parametrize("game", [g for g, r in PRESETS.items() if r["strong"].get("stages")])
-def test_a_staged_preset_runs_its_stages_each_from_the_last(game, tmp_path):
-    """Each later stage takes the settings it names (a given flag still wins), the next
-    seed, and starts from the earlier stage's kept weights without cloning."""
-    main(["--game", game, "--preset", "strong", "--run-dir", str(tmp_path),
-          "--run-name", "tiny", "--seed", "5", *TINY])  # fmt: skip
-    top = tmp_path / "tiny"
-    recipe = json.loads((top / "recipe.json").read_text())
-    assert "total_steps" in recipe["given"] and recipe["args"]["seed"] == 5
-    stages = PRESETS[game]["strong"]["stages"]
-    first = json.loads((top / "stage_1" / "args.json").read_text())
-    assert first["seed"] == 5 and first["pretrain_teacher"] == "expert-jit"
-    for i, stage in enumerate(stages, start=2):
-        settings = json.loads((top / f"stage_{i}" / "args.json").read_text())
-        assert settings["seed"] == 5 + i - 1
-        assert settings["pretrain_teacher"] == "" and settings["pretrain_data"] == []
-        assert settings["init_model"] == str(top / f"stage_{i - 1}" / "model.zip")
-        for key, value in stage.items():
-            if key not in (
-                "total_steps",
-                "num_envs",
-                "batch_size",
-                "eval_every",
-                "eval_games",
-                "select_games",
-            ):  # fmt: skip  (given by TINY)
-                assert settings[key] == (list(value) if isinstance(value, tuple) else value)
-        assert settings["total_steps"] == 128  # given on the command line: wins
 
 
 def test_presets_are_checked_and_named():

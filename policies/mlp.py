@@ -56,10 +56,12 @@ __all__ = [
     "FORMAT_VERSION",
     "SHIPPED",
     "MLPPolicy",
+    "actor_layers",
     "check_compatible",
     "check_header",
     "export_sb3",
     "feature_transform",
+    "load_actor",
     "load_model_policy",
     "models_dir",
     "obs_version",
@@ -520,6 +522,35 @@ def load_model_policy(
     return MLPPolicy(weights, meta, config, seed=seed, deterministic=deterministic)
 
 
+def actor_layers(policy: Any) -> list[Any]:
+    """The linear layers of an SB3 actor-critic policy's actor, in order: its hidden
+    layers, then the action head; a model file holds exactly these
+    (``weights[i]`` is ``layers[i]``'s weight, transposed, and bias)."""
+    import torch
+
+    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    return [*linears, policy.action_net]
+
+
+def load_actor(model: Any, weights: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Set the actor of an SB3 / sb3-contrib ``model`` to a model file's ``weights``
+    (:func:`read_model`); the value network is left as it is. ``ValueError`` if the
+    layers' shapes differ."""
+    import torch
+
+    layers = actor_layers(model.policy)
+    shapes = [(m.in_features, m.out_features) for m in layers]
+    if shapes != [w.shape for w, _ in weights]:
+        raise ValueError(
+            f"the model file's layers {[w.shape for w, _ in weights]} do not fit the "
+            f"network's {shapes}"
+        )
+    with torch.no_grad():
+        for m, (w, b) in zip(layers, weights, strict=True):
+            m.weight.copy_(torch.as_tensor(w.T))
+            m.bias.copy_(torch.as_tensor(b))
+
+
 def export_sb3(
     model: Any,
     path: str | Path,
@@ -537,11 +568,9 @@ def export_sb3(
     import torch
 
     policy = model.policy
-    linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    linears.append(policy.action_net)
     weights = [
         (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
-        for m in linears
+        for m in actor_layers(policy)
     ]
     act = policy.activation_fn
     name = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}.get(act)

@@ -439,6 +439,71 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
         obs, *_ = venv.step(actions)
 
 
+def shipped_start(tmp_path: Path, **change) -> dict:
+    """Settings of a tiny 5-player run from the shipped 4-player model file's actor."""
+    from policies.mlp import models_dir
+
+    settings = dict(
+        vec_env="batched",
+        table_sizes=(5,),
+        num_envs=8,
+        n_steps=32,
+        batch_size=128,
+        n_epochs=2,
+        total_steps=512,
+        opponents=("greedy",),
+        features="schnauz-expert-v1",
+        net_arch=(256, 256),
+        init_model=str(models_dir() / "schnauz4_a7.npz"),
+        eval_every=0,
+        eval_games=4,
+        eval_opponents=("greedy",),
+        eval_table_size=5,
+        run_dir=str(tmp_path),
+        progress_bar=False,
+    )
+    return {**settings, **change}
+
+
+def test_a_run_starts_from_a_model_files_actor_with_a_fresh_critic(tmp_path):
+    from training.train import Args, train
+
+    start, _ = read_model(shipped_start(tmp_path)["init_model"])
+    # The warm-up covers both updates: the policy does not move.
+    frozen = train(Args(**shipped_start(tmp_path, critic_warmup=512, run_name="frozen")))
+    kept, meta = read_model(frozen / "model.npz")
+    assert meta["table_sizes"] == [5]
+    assert len(kept) == len(start)
+    for (w0, b0), (w1, b1) in zip(start, kept, strict=True):
+        assert np.array_equal(w0, w1) and np.array_equal(b0, b1)
+    # Past the warm-up the policy trains on from the file's weights.
+    tuned = train(Args(**shipped_start(tmp_path, critic_warmup=256, run_name="tuned")))
+    moved, _ = read_model(tuned / "model.npz")
+    assert not np.array_equal(start[0][0], moved[0][0])
+    assert np.abs(start[0][0] - moved[0][0]).mean() < 0.01 * np.abs(start[0][0]).mean()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"features": "auto"},
+            "reads the features 'schnauz-expert-v1'.*--features schnauz-expert-v1",
+        ),
+        ({"net_arch": (128, 128)}, r"hidden layers \[256, 256\].*--net-arch 256 256"),
+        ({"game": "scat", "features": "scat-expert-v1"}, "trained for 'schnauz', not 'scat'"),
+        ({"rules": ("deck=A9",)}, "trained under other rules"),
+        ({"init_model": "/nonexistent/model.npz"}, "does not exist"),
+    ],
+)
+def test_a_model_file_that_does_not_fit_the_run_is_refused_before_it(change, message, tmp_path):
+    from training.train import Args, train
+
+    with pytest.raises(ValueError, match=message):
+        train(Args(**shipped_start(tmp_path, **change)))
+    assert not list(tmp_path.iterdir()), "no run folder was made"
+
+
 def test_quick_eval_reports_a_checkpoint_and_refuses_bad_input(tmp_path, capsys):
     from policies.mlp import shipped_model
     from training.quick_eval import main

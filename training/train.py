@@ -34,7 +34,15 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.utils import configure_logger
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from policies.mlp import export_sb3, feature_transform, load_model_policy
+from policies.mlp import (
+    actor_layers,
+    check_compatible,
+    export_sb3,
+    feature_transform,
+    load_actor,
+    load_model_policy,
+    read_model,
+)
 from policies.pool import OpponentPool
 from schnauz_env.common.files import atomic_write, read_csv_rows, write_text
 from schnauz_env.common.options import parse_rules as parse_game_rules
@@ -104,9 +112,14 @@ class Args(PPOArgs, TableArgs):
     target_kl: Annotated[float, Range(0.0)] = 0.0
     """stop an update's epochs early past this KL divergence (0: never)"""
     init_model: str = ""
-    """start from this SB3 .zip checkpoint of an earlier run (same settings, --net-arch
-    included) instead of fresh weights; read weights-only (tensors and JSON settings, no
-    pickled object is loaded), yet share models as .npz files"""
+    """start from an earlier model instead of fresh weights: an SB3 .zip checkpoint of an
+    earlier run (same settings, --net-arch included; read weights-only: tensors and JSON
+    settings, no pickled object is loaded), or a model file (.npz, e.g. a shipped one in
+    policies/models/): the policy starts from its actor, the value network fresh (see
+    --critic-warmup)"""
+    critic_warmup: Annotated[int, Range(0)] = 0
+    """the first this many steps train only the value network, the policy frozen (for a
+    start from a .npz model file, which holds no value network)"""
     pretrain_teacher: str = ""
     """clone this policy (e.g. expert) before PPO: behaviour cloning on its games (empty: off)"""
     pretrain_games: Annotated[int, Range(1)] = 2000
@@ -300,6 +313,38 @@ def check_checkpoint(path: str) -> dict[str, Any]:
     return data
 
 
+def check_init_model(args: Args, config: Any) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Check ``--init-model`` before the run starts: an SB3 checkpoint
+    (:func:`check_checkpoint`; returns ``None``), or a model file whose actor fits this
+    run's game, rules, features and ``--net-arch`` (returns its weights). ``ValueError``
+    naming the file and what does not fit."""
+    path = args.init_model
+    if Path(path).suffix.lower() != ".npz":
+        check_checkpoint(path)
+        return None
+    name = f"--init-model {path}"
+    try:
+        weights, meta = read_model(path)
+    except ValueError as err:
+        raise ValueError(f"--init-model: {err}") from None
+    check_compatible(meta, args.game, config, name)
+    features = resolve_features(args)
+    if meta.get("features") != features:
+        raise ValueError(
+            f"{name} reads the features {meta.get('features')!r}, this run "
+            f"{features!r}: give --features {meta.get('features') or 'none'}"
+        )
+    if meta["activation"] != "tanh":
+        raise ValueError(f"{name} uses {meta['activation']}; training builds tanh networks")
+    widths = [w.shape[1] for w, _ in weights[:-1]]
+    if widths != list(args.net_arch):
+        raise ValueError(
+            f"{name} has hidden layers {widths}, this run --net-arch "
+            f"{list(args.net_arch)}: give --net-arch {' '.join(map(str, widths))}"
+        )
+    return weights
+
+
 #: What the pickled entries of a checkpoint's ``data`` are replaced with, so that loading
 #: runs no code from the file (SB3's ``custom_objects``): this run's own objects, or
 #: ``None`` where MaskablePPO builds them again (schedules, buffers).
@@ -478,7 +523,8 @@ class Run:
 
 
 class Schedule(BaseCallback):
-    """Evaluations and self-play snapshots at fixed step intervals."""
+    """Evaluations and self-play snapshots at fixed step intervals (and the end of
+    ``--critic-warmup``)."""
 
     def __init__(self, run: Run, venv: VecEnv, pool: OpponentPool | None) -> None:
         super().__init__()
@@ -497,6 +543,12 @@ class Schedule(BaseCallback):
         self.lines = args.progress_bar and not sys.stdout.isatty()
         self.line_every = max(0.1 * args.total_steps, 1.0)
         self.next_line, self.last_line = self.line_every, time.monotonic()
+
+    def _on_rollout_end(self) -> None:
+        # --critic-warmup: while it lasts, the update trains the value network alone.
+        frozen = self.num_timesteps <= self.run.args.critic_warmup
+        for layer in actor_layers(self.run.model.policy):
+            layer.requires_grad_(not frozen)
 
     def _on_step(self) -> bool:
         args, t = self.run.args, self.num_timesteps
@@ -538,8 +590,7 @@ def train(args: Args) -> Path:
     configs = probe.configs
     config = configs[args.table_sizes[0]]
     eval_config = game_module(args.game).Config(num_players=args.eval_table_size, **rules)
-    if args.init_model:
-        check_checkpoint(args.init_model)
+    actor = check_init_model(args, config) if args.init_model else None
     if args.resume:  # the interrupted run's folder, and where it got to
         out = Path(args.resume)
         start = latest_checkpoint(out)
@@ -563,12 +614,15 @@ def train(args: Args) -> Path:
         model = load_checkpoint(args, venv, ppo, str(start[1]))
         model.num_timesteps = start[0]
         print(f"resuming {out} at step {start[0]:,} of {args.total_steps:,}")
-    elif args.init_model:
+    elif args.init_model and actor is None:
         model = load_checkpoint(args, venv, ppo)
         model.num_timesteps = 0  # a new run: its steps count from 0
     else:
         policy_kwargs = {"net_arch": list(args.net_arch), "activation_fn": torch.nn.Tanh}
         model = MaskablePPO("MlpPolicy", venv, policy_kwargs=policy_kwargs, **ppo)
+        if actor is not None:  # a model file: its actor, a fresh value network
+            load_actor(model, actor)
+            print(f"policy from {args.init_model}; the value network starts fresh")
     # SB3's own logger (what learn() would set up: stdout as verbose says, TensorBoard
     # under tb/PPO_1), set up now so that the evaluation of a cloned start is logged too.
     model.set_logger(configure_logger(model.verbose, model.tensorboard_log, "PPO"))

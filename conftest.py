@@ -213,6 +213,17 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     _lock_numba_cache()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: a worker for each CPU this process may run on, whether or not psutil
+    is installed (with it, pytest-xdist would count the machine's physical cores: one on
+    a two-vCPU VM with hyperthreads, all the host's in a container pinned to two).
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not hasattr(os, "sched_getaffinity"):
+        return None
+    return max(1, len(os.sched_getaffinity(0)))
+
+
 pytest_collect_file = Sybil(
     parsers=[
         _Blocks("python", _run_python),

@@ -10,6 +10,7 @@ two differently seeded ``expert`` players agree with each other.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -182,6 +183,15 @@ def test_hand_tables_are_the_experts(deck, ties):
     assert key.dtype == np.int64 and pts.dtype == np.float64
     assert np.array_equal(key, np.array(ref.key)) and np.array_equal(pts, np.array(ref.pts))
     assert jit_tables(config)[0] is key  # cached
+    # Hand keys are ordered by points (a higher key never has fewer points), so a best
+    # reply never loses points: the bound expert_jit._turn_bound relies on it.
+    cards = np.array([int(c) for c in config.deck_cards])
+    hands = np.array([h for h in itertools.combinations(cards, 3)])
+    keys, points = key[tuple(hands.T)], pts[tuple(hands.T)]
+    order = np.argsort(keys, kind="stable")
+    keys, points = keys[order], points[order]
+    for k in np.unique(keys):  # every hand of a key has at least the points of lower keys
+        assert points[keys == k].min() >= points[keys < k].max(initial=0.0)
 
 
 def test_risk_table_is_lowest_risk():
@@ -281,7 +291,7 @@ def test_final_circle_and_turn_choices_are_the_experts_given_the_same_samples(co
     expert = ExpertPolicy(config, seed=0)
     ex = expert_inputs(config, expert.params)
     states = game_states(config, 400, 3, player="expert", explore=0.2)
-    finals = turns = 0
+    finals = turns = skipped = 0
     for i, (obs, _) in enumerate(states):
         view = decode_observation(obs, config)
         if view.phase not in (eng.TURNS, eng.FINAL_CIRCLE):
@@ -310,8 +320,17 @@ def test_final_circle_and_turn_choices_are_the_experts_given_the_same_samples(co
             smp = ej.TurnSamples(nxt, 12, 16)
             got = 2 + ej._turn_values(ex, ws, len(view.active), smp)
             assert got == expert._turn_move(view, moves)[0]
+            values = ws.mv.copy()
+            # The policy values only the moves that can be best: the same move, the same
+            # values where it valued them, and the skipped ones worth well below the best.
+            assert 2 + ej._turn_best(ex, ws, len(view.active), smp) == got
+            kept = np.isfinite(ws.mv)
+            assert np.array_equal(ws.mv[kept], values[kept]) and kept[got - 2]
+            assert np.all(values[~kept] < values.max() - ej.PRUNE_MARGIN)
+            skipped += int((~kept).sum())
             turns += 1
     assert turns >= 100 and (finals >= 10 or config.num_players == 2)  # 2: nobody replies
+    assert skipped >= 3 * turns  # about two moves in three
 
 
 def test_turn_counters_are_the_experts():

@@ -261,28 +261,33 @@ def teacher_data(tmp_path_factory) -> Path:
     return path
 
 
+def tiny_run(run_dir: Path, **change) -> dict:
+    """Settings of a tiny batched run at a table of four (``change`` wins)."""
+    settings = dict(
+        vec_env="batched",
+        table_sizes=(4,),
+        num_envs=8,
+        n_steps=32,
+        batch_size=128,
+        n_epochs=1,
+        total_steps=512,
+        eval_every=0,
+        eval_games=4,
+        eval_opponents=("greedy",),
+        run_dir=str(run_dir),
+        progress_bar=False,
+    )
+    return {**settings, **change}
+
+
 @pytest.fixture(scope="module")
 def batched_run(teacher_data: Path, tmp_path_factory) -> Path:
     from training.train import Args, train
 
     out = tmp_path_factory.mktemp("runs")
-    common = dict(
-        vec_env="batched",
-        table_sizes=(4,),
-        num_envs=8,
-        n_steps=64,
-        batch_size=256,
-        n_epochs=1,
-        eval_every=0,
-        eval_games=4,
-        eval_opponents=("greedy",),
-        run_dir=str(out),
-        progress_bar=False,
-    )
     first = train(
         Args(
-            **common,
-            total_steps=1024,
+            **tiny_run(out, n_steps=64, batch_size=256, total_steps=1024),
             opponents=("random", "greedy", "expert"),
             opponent_weights=(1, 1, 2),
             opponent_workers=1,
@@ -295,8 +300,7 @@ def batched_run(teacher_data: Path, tmp_path_factory) -> Path:
     )
     return train(
         Args(
-            **common,
-            total_steps=512,
+            **tiny_run(out, n_steps=64, batch_size=256),
             opponents=("greedy",),
             init_model=str(first / "model.zip"),
             reward="win-chance",
@@ -400,24 +404,16 @@ def test_a_tiny_run_against_expert_jit_with_expert_features_and_the_lives_reward
 
     run = train(
         Args(
-            vec_env="batched",
-            table_sizes=(4,),
-            num_envs=8,
-            n_steps=32,
-            batch_size=128,
-            n_epochs=1,
-            total_steps=512,
-            opponents=("expert-jit",),
-            reward="lives",
-            features="schnauz-expert-v1",
-            learning_rate=2e-4,
-            lr_schedule="linear",
-            eval_every=0,
-            eval_games=4,
-            eval_opponents=("expert-jit",),
-            run_dir=str(tmp_path),
-            progress_bar=False,
-            run_name="lives",
+            **tiny_run(
+                tmp_path,
+                opponents=("expert-jit",),
+                reward="lives",
+                features="schnauz-expert-v1",
+                learning_rate=2e-4,
+                lr_schedule="linear",
+                eval_opponents=("expert-jit",),
+                run_name="lives",
+            )
         )
     )
     _, meta = read_model(run / "model.npz")
@@ -443,24 +439,15 @@ def shipped_start(tmp_path: Path, **change) -> dict:
     """Settings of a tiny 5-player run from the shipped 4-player model file's actor."""
     from policies.mlp import models_dir
 
-    settings = dict(
-        vec_env="batched",
+    settings = tiny_run(
+        tmp_path,
         table_sizes=(5,),
-        num_envs=8,
-        n_steps=32,
-        batch_size=128,
         n_epochs=2,
-        total_steps=512,
         opponents=("greedy",),
         features="schnauz-expert-v1",
         net_arch=(256, 256),
         init_model=str(models_dir() / "schnauz4_a7.npz"),
-        eval_every=0,
-        eval_games=4,
-        eval_opponents=("greedy",),
         eval_table_size=5,
-        run_dir=str(tmp_path),
-        progress_bar=False,
     )
     return {**settings, **change}
 

@@ -168,51 +168,6 @@ def docs_cwd(docs_workdir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return docs_workdir
 
 
-def _lock_numba_cache() -> None:
-    """Make numba's on-disk cache safe for processes that compile at the same time.
-
-    ``pytest`` runs the suite on pytest-xdist's workers (``-n auto`` in pyproject.toml),
-    which share the kernels' ``cache=True`` files in ``__pycache__``. numba writes each
-    file atomically, but saving a signature reads the function's index, picks the first
-    free data file ``<name>.N.nbc``, writes the index, then the data, with no lock: two
-    processes saving two signatures of one function at once (``unmanaged`` alone has
-    about twenty) can both pick ``N``, and the index can then name, for one signature,
-    the other's machine code, which a later process loads and runs. Here a save holds a
-    lock on the function's index file, re-reads the index under it, and writes the data
-    before the index, so an index never names data not yet written. This covers the
-    workers and the processes they fork; a command a test starts afresh (``python -m
-    ...``) saves as numba does.
-    """
-    try:
-        import fcntl
-
-        from numba.core.caching import IndexDataCacheFile
-    except ImportError:
-        return
-    private = ("_load_index", "_save_index", "_save_data", "_data_name")  # numba 0.59-0.68
-    if not all(hasattr(IndexDataCacheFile, name) for name in private):
-        return
-
-    def save(self, key, data):  # type: ignore[no-untyped-def]
-        with open(f"{self._index_path}.lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            overloads = self._load_index()
-            name = overloads.get(key)
-            if name is None:
-                taken = set(overloads.values())
-                name = next(n for i in range(1, 1 << 20) if (n := self._data_name(i)) not in taken)
-            self._save_data(name, data)
-            if overloads.get(key) != name:
-                overloads[key] = name
-                self._save_index(overloads)
-
-    IndexDataCacheFile.save = save
-
-
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    _lock_numba_cache()
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: a worker for each CPU this process may run on, whether or not psutil

@@ -37,6 +37,54 @@ except ImportError:
 HAVE_NUMBA: bool = _numba is not None
 
 
+def _lock_cache_saves() -> None:
+    """Make numba's on-disk cache safe for processes that compile at the same time.
+
+    Several processes compile the same kernels at once whenever the cache is cold:
+    ``schnauz-eval --workers``, a training run's opponent workers, the test suite's
+    pytest-xdist workers. numba writes each cache file atomically, but saving a new
+    signature reads the function's index, picks the first free data file
+    ``<name>.N.nbc``, then writes the index and the data, with no lock
+    (numba/numba#10128): two processes saving two signatures of one function at once
+    (``unmanaged`` alone has about twenty) can both pick ``N``, and the index then names,
+    for one signature, the other's machine code, which a later process loads and runs.
+    Here a save holds a lock on the function's index file (``<index>.lock``), reads the
+    index again under it, and writes the data before the index, so an index never names
+    data of another signature or not yet written (tests/test_batched_jit.py races two
+    processes). Applied once numba is imported here; where numba's private cache API is
+    not the one this was written against (numba 0.59-0.68), or there is no ``fcntl``
+    (Windows), saves stay numba's own.
+    """
+    try:
+        import fcntl
+
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:
+        return
+    private = ("_load_index", "_save_index", "_save_data", "_data_name")
+    if not all(hasattr(IndexDataCacheFile, name) for name in private):
+        return
+
+    def save(self: Any, key: Any, data: Any) -> None:
+        with open(f"{self._index_path}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            overloads = self._load_index()
+            name = overloads.get(key)
+            if name is None:
+                taken = set(overloads.values())
+                name = next(n for i in range(1, 1 << 20) if (n := self._data_name(i)) not in taken)
+            self._save_data(name, data)
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+
+    IndexDataCacheFile.save = save
+
+
+if _numba is not None:
+    _lock_cache_saves()
+
+
 def njit(
     fn: Callable[..., Any] | None = None,
     *,

@@ -98,7 +98,12 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server():
-    with running(create_app(Settings(max_tables=20))) as url:
+    app = create_app(Settings(max_tables=20))
+    # What `schnauz serve` does in the background: load the models and compile their
+    # kernels now (tens of seconds on a cold numba cache, as in a fresh clone, and more
+    # while the other test worker is busy), not while a page waits for a move.
+    app.state.app.warm_up()
+    with running(app) as url:
         yield url
 
 

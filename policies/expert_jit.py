@@ -215,18 +215,24 @@ def _gain(ex, a, b, c, x, y, z):
     return ex.pts[h0, h1, h2] - ex.pts[a, b, c]
 
 
+@_kernels.inline
+def _risk(ex, players, a, b, c):
+    """policies.schnauz.lowest_risk of the hand ``a b c`` among ``players`` (a table lookup)."""
+    return ex.risk[players, int(2.0 * ex.pts[a, b, c])]
+
+
 @_kernels.jit
 def _hand_risk(ex, players, a, b, c, tables, ntab):
     """ExpertPolicy._hand_risk: the risk now blended with the risk after one more swap
     from each of the random ``tables[:ntab]``."""
-    key, pts, risk = ex.key, ex.pts, ex.risk
-    now = risk[players, int(2.0 * pts[a, b, c])]
+    key = ex.key
+    now = _risk(ex, players, a, b, c)
     if ntab == 0:
         return now
     later = 0.0
     for q in range(ntab):
         _, h0, h1, h2, _, _, _ = _best_reply(key, a, b, c, tables[q, 0], tables[q, 1], tables[q, 2])
-        later += risk[players, int(2.0 * pts[h0, h1, h2])]
+        later += _risk(ex, players, h0, h1, h2)
     w = ex.prm.risk_now
     return w * now + (1.0 - w) * later / ntab
 
@@ -675,7 +681,7 @@ def _turn_bound(ex, ws, nact, smp, m):
     in points, never negative (a best reply keeps the hand unless it finds a higher key,
     and hand keys are ordered by points: tests/test_expert_jit.py checks every deck), so
     its penalty is at least 0 when ``feed_risk >= 0``."""
-    now = ex.risk[nact, int(2.0 * ex.pts[ws.mh[m, 0], ws.mh[m, 1], ws.mh[m, 2]])]
+    now = _risk(ex, nact, ws.mh[m, 0], ws.mh[m, 1], ws.mh[m, 2])
     return -ex.prm.risk_now * now if smp.ntab > 0 else -now
 
 

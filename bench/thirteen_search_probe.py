@@ -11,10 +11,11 @@ searcher has a choice at the start of a play, its candidates are the plays of fo
 differently tuned experts (``expert`` itself first, then made to play whenever it can,
 to spend 2s and bombs like any card, to pass more readily), then the plays that leave
 the cheapest hand by the expert's own measure, up to ``--width``, and a pass when it may
-pass (``--width 0``: the experts' plays alone). Each candidate is rolled out to the end of the game with ``expert-jit`` at every
-seat on each of ``--determinizations`` deals of the cards the seat cannot see
-(``ThirteenState.determinize``: the seat's information only), all candidates on the
-same deals; the value is a win, plus 0.1 per point of place. It keeps ``expert``'s play
+pass (``--width 0``: the experts' plays alone). Each candidate is rolled out to the end
+of the game with ``expert-jit`` at every seat on each of ``--determinizations`` deals of
+the cards the seat cannot see (``ThirteenState.determinize``: the seat's information
+only), all candidates on the same deals; the value is a win, plus 0.1 per match point
+the final place earns (n - place, RULES.md). It keeps ``expert``'s play
 unless another one's mean gain over it exceeds one standard error.
 
 The probe is not a player of the package (it reads the engine's state to determinize,
@@ -62,7 +63,6 @@ class Probe:
         self.width = width
         self.determinizations = determinizations
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
         self.searched = self.deviated = 0
 
     def candidates(self, view: SeatView) -> list[Play | None]:
@@ -90,15 +90,19 @@ class Probe:
             out.append(None)
         return out
 
+    def expert_step(self, state: ThirteenState) -> None:
+        """The player to act moves as ``expert-jit`` (its only action without asking)."""
+        mask = state.legal_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            state.apply(int(legal[0]))
+        else:
+            state.apply(self.rollout.act(self.encoder.encode(state, state.current), mask))
+
     def play_out(self, state: ThirteenState) -> ThirteenState:
         """``expert-jit`` at every seat to the end of the game."""
         while state.phase != OVER:
-            seat, mask = state.current, state.legal_mask()
-            legal = np.flatnonzero(mask)
-            if len(legal) == 1:
-                state.apply(int(legal[0]))
-            else:
-                state.apply(self.rollout.act(self.encoder.encode(state, seat), mask))
+            self.expert_step(state)
         return state
 
     @staticmethod
@@ -112,11 +116,11 @@ class Probe:
 
     @staticmethod
     def value(state: ThirteenState, seat: int) -> float:
-        order = state.finish_order
-        points = PLAYERS - 1 - order.index(seat) if seat in order else 0
-        return float(order[0] == seat) + 0.1 * points
+        place = state.places[seat]
+        return float(place == 1.0) + 0.1 * (PLAYERS - place)
 
     def search(self, state: ThirteenState, seat: int, cands: list[Play | None]) -> Play | None:
+        """The candidate to play (``self.rng`` draws the deals)."""
         values = np.zeros((self.determinizations, len(cands)))
         for d in range(self.determinizations):
             deal = state.determinize(seat, np.random.default_rng(self.rng.integers(2**63)))
@@ -140,19 +144,16 @@ class Probe:
         )
         self.rng = np.random.default_rng(self.seed * 7 + number)
         while state.phase != OVER:
-            cur, mask = state.current, state.legal_mask()
-            legal = np.flatnonzero(mask)
-            if len(legal) == 1:
-                state.apply(int(legal[0]))
-                continue
-            obs = self.encoder.encode(state, cur)
-            view = decode_observation(obs, self.config) if cur == seat else None
-            cands = self.candidates(view) if view and not view.selected and not view.declare else []
+            cands: list[Play | None] = []
+            if state.current == seat and len(state.legal_actions()) > 1:
+                view = decode_observation(self.encoder.encode(state, seat), self.config)
+                if not view.selected and not view.declare:
+                    cands = self.candidates(view)
             if len(cands) > 1:
-                self.make_play(state, self.search(state, cur, cands))
+                self.make_play(state, self.search(state, seat, cands))
             else:
-                state.apply(self.rollout.act(obs, mask))
-        return state.finish_order[0] == seat
+                self.expert_step(state)
+        return state.places[seat] == 1.0
 
 
 def main() -> None:

@@ -34,11 +34,11 @@ import numpy as np
 from policies import make_policy
 from policies.base import with_params
 from policies.evaluation.stats import wilson_interval
-from policies.thirteen import ExpertPolicy, Play, _without, decompose, rank_counts
+from policies.thirteen import ExpertPolicy, Play, cheapest_suits, cost_after, next_action
 from policies.thirteen_features import V1_PARAMS
 from schnauz_env.thirteen.combos import STRENGTH, plays_strengths
 from schnauz_env.thirteen.config import ThirteenConfig
-from schnauz_env.thirteen.engine import OVER, PASS, PLAY, ThirteenState, new_game
+from schnauz_env.thirteen.engine import OVER, PASS, ThirteenState, new_game
 from schnauz_env.thirteen.infoset import SeatView, decode_observation
 from schnauz_env.thirteen.observation import ObservationEncoder
 
@@ -79,8 +79,8 @@ class Probe:
                 out.append(choice)
         if not self.width:
             return out
-        plays = ExpertPolicy._cheapest_suits(every)
-        plays.sort(key=lambda p: (decompose(rank_counts(_without(hand, p)))[0], p[-1]))
+        plays = cheapest_suits(every)
+        plays.sort(key=lambda p: (cost_after(hand, p), p[-1]))
         for p in plays:
             if len(out) >= self.width:
                 break
@@ -110,9 +110,8 @@ class Probe:
         if plan is None:
             state.apply(PASS)
             return
-        for card in plan:
-            state.apply(int(card))
-        state.apply(PLAY)
+        for k in range(len(plan) + 1):
+            state.apply(int(next_action(plan[:k], plan)))
 
     @staticmethod
     def value(state: ThirteenState, seat: int) -> float:

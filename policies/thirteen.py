@@ -197,9 +197,15 @@ def rank_counts(cards: Play) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _without(hand: Play, play: Play) -> Play:
+def without(hand: Play, play: Play) -> Play:
+    """``hand`` less the cards of ``play``."""
     taken = set(play)
     return tuple(s for s in hand if s not in taken)
+
+
+def cost_after(hand: Play, play: Play) -> float:
+    """What the hand left after ``play`` costs to play out, by :func:`decompose`."""
+    return decompose(rank_counts(without(hand, play)))[0]
 
 
 def _group_ranks(group: Group) -> list[int]:
@@ -213,6 +219,18 @@ def _group_ranks(group: Group) -> list[int]:
 
 def _rank_key(play: Play) -> tuple[int, ...]:
     return tuple(s >> 2 for s in play)
+
+
+def cheapest_suits(plays: list[Play]) -> list[Play]:
+    """One play per pattern of ranks: the one that gives away the weakest suits (the
+    least sum of strengths, the first on a tie)."""
+    best: dict[tuple[int, ...], Play] = {}
+    for p in plays:
+        key = _rank_key(p)
+        old = best.get(key)
+        if old is None or sum(p) < sum(old):
+            best[key] = p
+    return list(best.values())
 
 
 @register_policy("thirteen", "expert")
@@ -238,21 +256,10 @@ class ExpertPolicy(_Planner):
         counts = [view.cards_left[k] for k in view.opponents()]
         min_opp = min(counts) if counts else 13
         every = plays
-        plays = self._cheapest_suits(plays)
+        plays = cheapest_suits(plays)
         if view.leading:
             return self._lead(hand, plays, every, unseen, counts)
         return self._respond(view, hand, plays, unseen, min_opp, allow_pass)
-
-    @staticmethod
-    def _cheapest_suits(plays: list[Play]) -> list[Play]:
-        """One play per pattern of ranks: the one that gives away the weakest suits."""
-        best: dict[tuple[int, ...], Play] = {}
-        for p in plays:
-            key = _rank_key(p)
-            old = best.get(key)
-            if old is None or sum(p) < sum(old):
-                best[key] = p
-        return list(best.values())
 
     @staticmethod
     def _is_boss(play: Play, unseen: Play) -> bool:
@@ -278,7 +285,7 @@ class ExpertPolicy(_Planner):
                 return min(bosses, key=lambda p: p[-1])
 
         def score(p: Play) -> float:
-            cost = decompose(rank_counts(_without(hand, p)))[0]
+            cost = cost_after(hand, p)
             if len(p) in counts and not self._is_boss(p, unseen):
                 cost += 1.0 + 0.3 * (1 - p[-1] / 51)  # an opponent could go out on it
             return cost + 0.001 * p[-1]
@@ -298,7 +305,7 @@ class ExpertPolicy(_Planner):
         danger = min_opp <= 2
 
         def score(p: Play) -> float:
-            rest = _without(hand, p)
+            rest = without(hand, p)
             cost, groups = decompose(rank_counts(rest))
             combo = classify_strengths(p)
             precious = p[-1] >> 2 == TWO or (combo is not None and combo.is_bomb_on_twos)
@@ -318,4 +325,13 @@ class ExpertPolicy(_Planner):
         return best if score(best) < pass_cost - self.margin else None
 
 
-__all__ = ["ExpertPolicy", "GreedyPolicy", "RandomPolicy", "decompose", "next_action"]
+__all__ = [
+    "ExpertPolicy",
+    "GreedyPolicy",
+    "RandomPolicy",
+    "cheapest_suits",
+    "cost_after",
+    "decompose",
+    "next_action",
+    "without",
+]

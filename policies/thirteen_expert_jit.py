@@ -16,7 +16,7 @@ same way:
   of :func:`~schnauz_env.thirteen.combos.plays_strengths`, each shape's suit choices in
   the same (itertools) order, filtered by the opening card and the cards already
   selected; per shape the kernels keep the cheapest choice of suits (the reference's
-  ``_cheapest_suits``: the least sum of strengths, the first on a tie) and the one with
+  ``cheapest_suits``: the least sum of strengths, the first on a tie) and the one with
   the strongest top card (its ``_concrete``: the first on a tie);
 * :func:`~policies.thirteen.decompose` (the cheapest partition of a hand into groups) is
   the same search, memoised per decision over the sub-hands of the hand (a mixed-radix

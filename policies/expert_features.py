@@ -89,7 +89,7 @@ def _k_values(obs, key, pts, risk, prm, lay, seeds, out):
     """The expert block of every row of ``obs`` into ``out`` (zeros where it is empty);
     row ``r``'s samples are drawn after seeding with ``seeds[r]``."""
     ex = EJ._expert(key, pts, risk, prm, lay)
-    owned = EJ._workspace(ex.prm)
+    owned = EJ._workspace(ex.prm, None)  # np.random, seeded per row below
     ws = EJ._borrow(owned)
     mk, mv = ws.mk, ws.mv
     samples = ex.prm.samples

@@ -17,11 +17,18 @@ experts agree with each other (the Monte Carlo estimates are random in both).
 
 What differs, by necessity or on purpose:
 
-* **Randomness.** The kernels draw from numba's own ``np.random`` (seeded at every
-  call from the policy's ``numpy.random.Generator``), not from Python's ``random``;
-  the estimates have the same distributions, not the same samples. Opponent hands
-  are dealt lazily (a knock check stops dealing once a sample is decided) and the
-  Monte Carlo loops stop once their outcome is certain, which changes no decision.
+* **Randomness.** The player draws from a splitmix64 stream (:func:`_uniform`,
+  seeded at every call from the policy's ``numpy.random.Generator``), not from
+  Python's ``random``; the estimates have the same distributions, not the same
+  samples. (Until December 2026 it drew from numba's ``np.random``, a Mersenne
+  Twister several times dearer a number: games against ``expert-jit`` measured before
+  then do not replay game for game, their figures only within their intervals. The
+  feature kernel of :mod:`policies.expert_features` still draws from ``np.random``.)
+  Opponent hands are dealt lazily (a knock check stops dealing once a sample is
+  decided), the Monte Carlo loops stop once their outcome is certain, a final-circle
+  sample is settled without replies when a best reply cannot change it, and an
+  ordinary turn's moves are valued only when the player does not knock: none of which
+  changes a decision.
 * **Only the default ``value="risk"``** hand value is compiled; ``value="points"``
   raises ``ValueError``. ``final_mc=False`` is supported.
 * **Turn counters** (the ``patience`` of :meth:`~policies.schnauz.ExpertPolicy.knock_limit`):
@@ -132,9 +139,11 @@ Expert = namedtuple("Expert", ["key", "pts", "risk", "prm", "lay"])
 #: The arrays one row's decision works in (:func:`_workspace`): the decoded view
 #: (``hand``, ``table``, each position's ``known`` cards and their count ``nknown``,
 #: ``lives``, ``outp`` (out), ``swim``, the ``unseen`` cards), the samples (``pool`` and
-#: ``perm`` of cards, random ``tables``, model ``hands[sample, position]``, ``work``), the
-#: candidate moves (new hand ``mh``, new table ``mt``, hand key ``mk``, turn value ``mv``)
-#: and the final circle's reply ``order``.
+#: ``perm`` of cards, random ``tables``, model ``hands[sample, position]``), the
+#: candidate moves (new hand ``mh``, new table ``mt``, hand key ``mk``, turn value ``mv``),
+#: the final circle's reply ``order`` and the knock estimate's ``deal`` (one sample, its
+#: own so that the ordinary turn's samples in ``hands`` outlive it), and the state of the
+#: random stream ``rng`` (:func:`_uniform`).
 Workspace = namedtuple(
     "Workspace",
     [
@@ -150,12 +159,13 @@ Workspace = namedtuple(
         "perm",
         "tables",
         "hands",
-        "work",
         "mh",
         "mt",
         "mk",
         "mv",
         "order",
+        "deal",
+        "rng",
     ],
 )
 #: The numbers of a decoded observation (:func:`_decode`; the cards are in the
@@ -339,11 +349,41 @@ def _decode(obs, r, lay, ws):
 
 
 # ------------------------------------------------------------------ randomness
+#: splitmix64 (Steele, Lea and Flood 2014; Vigna's reference constants): the state's
+#: increment and the two multipliers of the output mix.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
 @_kernels.jit
-def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
+def _uniform(rng):
+    """A uniform number in [0, 1): from the splitmix64 stream of state ``rng[0]`` (a
+    uint64 array, advanced), or from numba's ``np.random`` when ``rng`` is None.
+
+    Not inlined: numba compiles it once per type of ``rng`` and drops the branch not
+    taken, so each kind of caller pays for its own generator only. splitmix64 takes a
+    few integer operations a number where numba's Mersenne Twister takes ~7 ns (two
+    32-bit outputs per double); it is the player's stream (:func:`_k_act`), while the
+    feature kernel (:mod:`policies.expert_features`) keeps ``np.random``, so the
+    features a trained model was given stay the same numbers."""
+    if rng is None:
+        return np.random.random()
+    else:
+        z = rng[0] + _GOLDEN
+        rng[0] = z
+        z = (z ^ (z >> np.uint64(30))) * _MIX1
+        z = (z ^ (z >> np.uint64(27))) * _MIX2
+        z = z ^ (z >> np.uint64(31))
+        return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@_kernels.jit
+def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove, rng):
     """sample_hands for position ``p``: its known cards and the best of ``draws`` random
-    completions from ``pool[:m]`` into ``hands[s, p]``; returns the new pool size (the
-    dealt cards are removed from the pool when ``remove``). Called in the innermost
+    completions from ``pool[:m]`` into ``hands[s, p]``, drawn from ``rng``
+    (:func:`_uniform`); returns the new pool size (the dealt cards are removed from the
+    pool when ``remove``). Called in the innermost
     loops, so it takes its arrays one by one (a whole :class:`Workspace` costs a copy)."""
     k = 3 - nknown[p]
     if k <= 0:
@@ -355,21 +395,21 @@ def _deal(key, known, nknown, p, pool, m, draws, hands, s, remove):
     best_key = -1
     bi = bj = bx = -1
     for _ in range(draws):
-        i = int(np.random.random() * m)
+        i = int(_uniform(rng) * m)
         j = -1
         x = -1
         if k == 1:
             kk = key[k0, k1, pool[i]]
         else:
-            j = int(np.random.random() * m)
+            j = int(_uniform(rng) * m)
             while j == i:
-                j = int(np.random.random() * m)
+                j = int(_uniform(rng) * m)
             if k == 2:
                 kk = key[k0, pool[i], pool[j]]
             else:
-                x = int(np.random.random() * m)
+                x = int(_uniform(rng) * m)
                 while x in (i, j):
-                    x = int(np.random.random() * m)
+                    x = int(_uniform(rng) * m)
                 kk = key[pool[i], pool[j], pool[x]]
         if kk > best_key:
             best_key = kk
@@ -401,10 +441,10 @@ def _draws(prm, nknown):
 
 
 @_kernels.inline
-def _draw_distinct(perm, m, count):
+def _draw_distinct(perm, m, count, rng):
     """Move ``count`` uniformly drawn distinct entries of ``perm[:m]`` to its front."""
     for q in range(count):
-        i = q + int(np.random.random() * (m - q))
+        i = q + int(_uniform(rng) * (m - q))
         perm[q], perm[i] = perm[i], perm[q]
 
 
@@ -418,7 +458,7 @@ def _random_tables(ws, nu, count):
     for i in range(nu):
         perm[i] = ws.unseen[i]
     for q in range(count):
-        _draw_distinct(perm, nu, 3)
+        _draw_distinct(perm, nu, 3, ws.rng)
         tables[q, 0], tables[q, 1], tables[q, 2] = perm[0], perm[1], perm[2]
     return count
 
@@ -448,7 +488,7 @@ def _knock_limit(prm, ws, view, stuck, turns):
 def _knock_loses(ex, ws, view, mine):
     """One sample of the knock estimate: after a deal from the opponent model and every
     other player's best reply in seat order, is the hand of key ``mine`` the lowest?"""
-    pool, hands = ws.pool, ws.hands
+    pool, hands = ws.pool, ws.deal
     for i in range(view.nu):
         pool[i] = ws.unseen[i]
     m = view.nu
@@ -457,7 +497,7 @@ def _knock_loses(ex, ws, view, mine):
         if ws.outp[p]:
             continue
         draws = _draws(ex.prm, ws.nknown[p])
-        m = _deal(ex.key, ws.known, ws.nknown, p, pool, m, draws, hands, 0, True)
+        m = _deal(ex.key, ws.known, ws.nknown, p, pool, m, draws, hands, 0, True, ws.rng)
         k, _, _, _, x, y, z = _best_reply(
             ex.key, hands[0, p, 0], hands[0, p, 1], hands[0, p, 2], x, y, z
         )
@@ -522,31 +562,55 @@ def _deal_samples(ex, ws, view, samples):
         for p in range(1, view.n):
             if not ws.outp[p]:
                 draws = _draws(ex.prm, ws.nknown[p])
-                mleft = _deal(ex.key, ws.known, ws.nknown, p, pool, mleft, draws, ws.hands, s, True)
+                mleft = _deal(
+                    ex.key, ws.known, ws.nknown, p, pool, mleft, draws, ws.hands, s, True, ws.rng
+                )
+
+
+@_kernels.inline
+def _reply_index(order, no, p):
+    """Where position ``p`` replies in ``order[:no]`` (-1: it does not reply)."""
+    for i in range(no):
+        if order[i] == p:
+            return i
+    return -1
 
 
 @_kernels.jit
 def _move_losses(key, ws, n, samples, no, m, cap):
     """In how many of the sampled deals ``ws.hands[:samples]`` move ``m`` is left the
     lowest hand once ``ws.order[:no]`` have made their best replies; counting stops at
-    ``cap`` losses (``cap < 0``: never)."""
-    hands, work, order, outp, mt = ws.hands, ws.work, ws.order, ws.outp, ws.mt
+    ``cap`` losses (``cap < 0``: never).
+
+    A best reply never lowers a hand's key, so a sample is settled without replying
+    when a player who does not reply holds a hand below the move's (no loss) or every
+    hand starts at or above it (a loss); otherwise the replies are played in order only
+    up to the last replier that starts below it, and stop at the first that ends below
+    it. The count is that of replaying every reply and then comparing every hand."""
+    hands, order, outp, mt = ws.hands, ws.order, ws.outp, ws.mt
     mine = ws.mk[m]
     losses = 0
     for s in range(samples):
-        for p in range(n):
-            for c in range(3):
-                work[p, c] = hands[s, p, c]
-        x, y, z = mt[m, 0], mt[m, 1], mt[m, 2]
-        for i in range(no):
-            p = order[i]
-            _, h0, h1, h2, x, y, z = _best_reply(key, work[p, 0], work[p, 1], work[p, 2], x, y, z)
-            work[p, 0], work[p, 1], work[p, 2] = h0, h1, h2
+        last = -1  # the last replier (index into order) whose hand starts below mine
         lowest = True
         for p in range(1, n):
-            if not outp[p] and key[work[p, 0], work[p, 1], work[p, 2]] < mine:
+            if outp[p] or key[hands[s, p, 0], hands[s, p, 1], hands[s, p, 2]] >= mine:
+                continue
+            i = _reply_index(order, no, p)
+            if i < 0:  # stays below mine: not the lowest, whatever the replies
                 lowest = False
                 break
+            last = max(last, i)
+        if lowest and last >= 0:
+            x, y, z = mt[m, 0], mt[m, 1], mt[m, 2]
+            for i in range(last + 1):
+                p = order[i]
+                k, _, _, _, x, y, z = _best_reply(
+                    key, hands[s, p, 0], hands[s, p, 1], hands[s, p, 2], x, y, z
+                )
+                if k < mine:
+                    lowest = False
+                    break
         if lowest:
             losses += 1
             if 0 <= cap <= losses:
@@ -619,7 +683,19 @@ def _turn_samples(ex, ws, view):
         nfeed = prm.feed_samples
         draws = _draws(prm, ws.nknown[nxt])
         for s in range(nfeed):
-            _deal(ex.key, ws.known, ws.nknown, nxt, ws.unseen, view.nu, draws, ws.hands, s, False)
+            _deal(
+                ex.key,
+                ws.known,
+                ws.nknown,
+                nxt,
+                ws.unseen,
+                view.nu,
+                draws,
+                ws.hands,
+                s,
+                False,
+                ws.rng,
+            )
     ntab = _random_tables(ws, view.nu, prm.table_samples)
     return TurnSamples(nxt, nfeed, ntab)
 
@@ -720,17 +796,16 @@ def _turn_best(ex, ws, nact, smp):
 
 
 @_kernels.inline
-def _turn_move(ex, ws, view):
-    """ExpertPolicy._turn_move: ``(the move of least risk, an improving move or PASS)``."""
+def _improving(ex, ws):
+    """ExpertPolicy._turn_move's second move: the last move that raises the hand's key,
+    or PASS (the knock limit is the stuck one when there is none)."""
     mk = ws.mk
     now = ex.key[ws.hand[0], ws.hand[1], ws.hand[2]]
     improving = PASS
     for m in range(M_PASS):
         if mk[m] > now:
             improving = SWAP_BASE + m
-    smp = _turn_samples(ex, ws, view)
-    best = SWAP_BASE + _turn_best(ex, ws, view.nact, smp)
-    return best, improving
+    return improving
 
 
 # ------------------------------------------------------------------ dealer's choice
@@ -755,7 +830,7 @@ def _dealer_values(ex, ws, view):
     exchange = 0.0
     feed = 0.0
     for _ in range(m):
-        _draw_distinct(perm, nu, 9)
+        _draw_distinct(perm, nu, 9, ws.rng)
         exchange -= _hand_risk(ex, nact, perm[0], perm[1], perm[2], tables, ntab)
         if nxt:
             o0, o1, o2 = perm[3], perm[4], perm[5]
@@ -773,8 +848,9 @@ def _dealer_keeps(prm, keep, exchange):
 
 # ------------------------------------------------------------------ one decision
 @_kernels.jit
-def _workspace(prm):
-    """The :class:`Workspace` one row's decision works in, allocated once per batch."""
+def _workspace(prm, rng):
+    """The :class:`Workspace` one row's decision works in, allocated once per batch;
+    ``rng`` is its random stream (:func:`_uniform`: a uint64 state array, or None)."""
     nsmp = max(prm.samples, prm.feed_samples, 1)
     return Workspace(
         np.zeros(3, dtype=np.int64),  # hand
@@ -789,12 +865,13 @@ def _workspace(prm):
         np.zeros(64, dtype=np.int64),  # perm
         np.zeros((max(prm.table_samples, 1), 3), dtype=np.int64),  # tables
         np.zeros((nsmp, MAXP, 3), dtype=np.int64),  # hands
-        np.zeros((MAXP, 3), dtype=np.int64),  # work
         np.zeros((NUM_MOVES, 3), dtype=np.int64),  # mh
         np.zeros((NUM_MOVES, 3), dtype=np.int64),  # mt
         np.zeros(NUM_MOVES, dtype=np.int64),  # mk
         np.zeros(NUM_MOVES, dtype=np.float64),  # mv
         np.zeros(MAXP, dtype=np.int64),  # order
+        np.zeros((1, MAXP, 3), dtype=np.int64),  # deal
+        rng,
     )
 
 
@@ -828,10 +905,13 @@ def _decide(obs, r, mask, turns, ex, ws):
         return top_action
     if view.phase == FINAL_CIRCLE:
         return _final_move(ex, ws, view)
-    best, improving = _turn_move(ex, ws, view)
+    # ExpertPolicy._turn_move, then _should_knock: the turn's samples are drawn before the
+    # knock's (the same random stream), but its moves are valued only if it does not knock.
+    improving = _improving(ex, ws)
+    smp = _turn_samples(ex, ws, view)
     if mask[r, KNOCK] and _should_knock(ex, ws, view, turns, improving == PASS):
         return KNOCK
-    return best
+    return SWAP_BASE + _turn_best(ex, ws, view.nact, smp)
 
 
 @_kernels.inline
@@ -839,6 +919,16 @@ def _expert(key, pts, risk, prm, lay):
     """The :class:`Expert` of a kernel's (caller-owned) arguments, its arrays unmanaged
     and its one-element record arrays as records."""
     return Expert(unmanaged(key), unmanaged(pts), unmanaged(risk), prm[0], lay[0])
+
+
+@_kernels.jit
+def _unmanaged_rng(rng):
+    """:func:`unmanaged` of a state array; None stays None (compiled per type, like
+    :func:`_uniform`)."""
+    if rng is None:
+        return rng
+    else:
+        return unmanaged(rng)
 
 
 @_kernels.jit
@@ -858,12 +948,13 @@ def _borrow(ws):
         unmanaged(ws.perm),
         unmanaged(ws.tables),
         unmanaged(ws.hands),
-        unmanaged(ws.work),
         unmanaged(ws.mh),
         unmanaged(ws.mt),
         unmanaged(ws.mk),
         unmanaged(ws.mv),
         unmanaged(ws.order),
+        unmanaged(ws.deal),
+        _unmanaged_rng(ws.rng),
     )
 
 
@@ -875,16 +966,17 @@ def _release(ws):
 
 
 @_kernels.jit
-def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions):
+def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions, rng):
     """The expert's move for every row of ``obs`` / ``masks`` into ``actions``
-    (-1: the row does not match the config)."""
-    np.random.seed(seed)
+    (-1: the row does not match the config), drawing from the splitmix64 stream of
+    ``rng`` (a uint64 state array) started at ``seed``."""
+    rng[0] = np.uint64(seed)
     obs = unmanaged(obs)
     masks = unmanaged(masks)
     turns = unmanaged(turns)
     actions = unmanaged(actions)
     ex = _expert(key, pts, risk, prm, lay)
-    owned = _workspace(ex.prm)
+    owned = _workspace(ex.prm, rng)
     ws = _borrow(owned)
     for r in range(obs.shape[0]):
         a = _decide(obs, r, masks, turns[r], ex, ws)
@@ -1128,5 +1220,6 @@ class ExpertJitPolicy(CompiledExpert, TunablePolicy[ExpertParams]):
     def _decide(
         self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
     ) -> None:
-        seed = int(self.rng.integers(2**32))
-        _k_act(obs, masks, turns, *self._ex, seed, actions)
+        seed = self.rng.integers(2**64, dtype=np.uint64)
+        with np.errstate(over="ignore"):  # splitmix64 wraps (numpy scalars warn without numba)
+            _k_act(obs, masks, turns, *self._ex, seed, actions, np.zeros(1, dtype=np.uint64))

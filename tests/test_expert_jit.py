@@ -86,7 +86,7 @@ def decoded(obs_row, config):
     """The kernel's decoding of one observation, as plain Python values (and the
     workspace and view it decoded into, under ``"ws"`` and ``"view"``)."""
     ex = expert_inputs(config)
-    ws = ej._workspace(ex.prm)
+    ws = ej._workspace(ex.prm, None)
     obs = np.ascontiguousarray(obs_row[None], dtype=np.float32)
     view = ej._decode(obs, 0, ex.lay, ws)
     n, nh, nt, nu, dealer, knocker, phase, _ = view
@@ -220,7 +220,7 @@ def test_candidates_best_reply_and_gain_are_the_experts():
     config = SchnauzConfig(num_players=4)
     ex = expert_inputs(config)
     key = ex.key
-    ws = ej._workspace(ex.prm)
+    ws = ej._workspace(ex.prm, None)
     expert = ExpertPolicy(config, seed=0)
     rng = np.random.default_rng(0)
     deck = [int(c) for c in config.deck_cards]
@@ -282,6 +282,51 @@ def sampled(view, key, seed, count):
             if h:
                 arr[s, p] = h
     return deals, arr
+
+
+def replayed_losses(key, ws, n, samples, order, m):
+    """The final circle's losses of move ``m`` the long way: every reply played in order
+    on its own copy of the hands, then every hand compared with the move's."""
+    mine = ws.mk[m]
+    losses = 0
+    for s in range(samples):
+        hands = [tuple(int(c) for c in ws.hands[s, p]) for p in range(n)]
+        table = tuple(int(c) for c in ws.mt[m])
+        for p in order:
+            _, *h, t0, t1, t2 = ej._best_reply(key, *hands[p], *table)
+            hands[p], table = tuple(h), (t0, t1, t2)
+        losses += all(ws.outp[p] or key[hands[p]] >= mine for p in range(1, n))
+    return losses
+
+
+@pytest.mark.parametrize("config", CONFIGS[:5], ids=IDS[:5])
+def test_move_losses_shortcuts_count_what_replaying_every_reply_counts(config):
+    """_move_losses settles most samples without replying (a best reply never lowers a
+    hand): its counts, capped or not, are those of replaying every reply, for every
+    move and repliers in seat order."""
+    ex = expert_inputs(config)
+    n = config.num_players
+    rng = np.random.default_rng(5)
+    states = game_states(config, 150, 11, player="expert", explore=0.2)
+    checked = 0
+    for i, (obs, _) in enumerate(states):
+        view = decode_observation(obs, config)
+        if view.phase not in (eng.TURNS, eng.FINAL_CIRCLE):
+            continue
+        ws = decoded(obs, config)["ws"]
+        ej._candidates(ex.key, ws)
+        ws.hands[:] = sampled(view, ex.key, i, 48)[1]
+        active = [p for p in range(1, n) if not ws.outp[p]]
+        order = active[: rng.integers(1, len(active) + 1)] if active else []
+        ws.order[: len(order)] = order
+        for m in range(ej.NUM_MOVES):
+            full = replayed_losses(ex.key, ws, n, 48, order, m)
+            assert ej._move_losses(ex.key, ws, n, 48, len(order), m, -1) == full
+            cap = int(rng.integers(0, 49))
+            # counting stops at the loss that reaches the cap (a cap of 0 at the first)
+            assert ej._move_losses(ex.key, ws, n, 48, len(order), m, cap) == min(full, max(cap, 1))
+            checked += 1
+    assert checked >= 500
 
 
 @pytest.mark.parametrize("config", CONFIGS[:5], ids=IDS[:5])

@@ -3,9 +3,9 @@
 :class:`ExpertJitPolicy` is a compiled copy of :class:`policies.schnauz.ExpertPolicy`
 (the reference; its module docstring explains the ideas): the same decisions, the
 same :class:`~policies.schnauz.ExpertParams` and the same ``"expert-jit:knob=value"``
-arguments (parsed by :func:`policies.schnauz.parse_expert_arg`), some 40 times faster
-when called with a batch (:meth:`ExpertJitPolicy.act_batch`: about 15 µs a move against
-the reference's 0.7 ms on one core; ``bench/expert_jit_speed.py``). It exists to be the
+arguments (parsed by :func:`policies.schnauz.parse_expert_arg`), some 75 times faster
+when called with a batch (:meth:`ExpertJitPolicy.act_batch`: about 7 µs a move against
+the reference's 0.57 ms on one core; ``bench/expert_jit_speed.py``). It exists to be the
 opponent of long training runs.
 
 It is a second implementation of a baseline, so ``tests/test_expert_jit.py`` proves it

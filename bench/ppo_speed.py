@@ -34,7 +34,10 @@ included); a callback splits the time into collecting the rollout (policy forwar
 passes + the environment) and training on it (``MaskablePPO.train``). Within each
 cell the two paths alternate over ``--repeats``; the medians are reported. An
 env-step is one learner decision. The environments alone (random legal learner
-moves through the VecEnv API, no PPO) are timed first.
+moves through the VecEnv API, no PPO) are timed first. With ``random`` among
+``--opponents``, a last table gives the rate against every other opponent as a share
+of the rate against random ones, cell by cell (the agents issue's training-speed
+figure: ``--opponents random expert-jit --settings 256x32/4096 --paths batched``).
 """
 
 from __future__ import annotations
@@ -310,6 +313,22 @@ def main() -> None:
         for game, opp, s, med in summary:
             a, b = med[base[0]].rate, med["batched"].rate
             print(f"{game:<10}{opp:<10}{s!s:<18}{a:>10,.0f}{b:>10,.0f}{b / a:>7.1f}x")
+    against_random = {(game, str(s)): med for game, opp, s, med in summary if opp == "random"}
+    shares = [
+        (g, o, s, m) for g, o, s, m in summary if o != "random" and (g, str(s)) in against_random
+    ]
+    if shares:
+        print(
+            "\nrate against each opponent as a share of the rate against random opponents "
+            "(same game, setting and path; the agents issue asks >= 75% against expert-jit)"
+        )
+        print(f"{'game':<10}{'opponent':<12}{'setting':<18}" + "".join(f"{p:>12}" for p in paths))
+        for game, opp, s, med in shares:
+            ref = against_random[(game, str(s))]
+            print(
+                f"{game:<10}{opp:<12}{s!s:<18}"
+                + "".join(f"{med[p].rate / ref[p].rate:>12.1%}" for p in paths)
+            )
 
 
 if __name__ == "__main__":

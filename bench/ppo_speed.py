@@ -313,10 +313,8 @@ def main() -> None:
         for game, opp, s, med in summary:
             a, b = med[base[0]].rate, med["batched"].rate
             print(f"{game:<10}{opp:<10}{s!s:<18}{a:>10,.0f}{b:>10,.0f}{b / a:>7.1f}x")
-    against_random = {(game, str(s)): med for game, opp, s, med in summary if opp == "random"}
-    shares = [
-        (g, o, s, m) for g, o, s, m in summary if o != "random" and (g, str(s)) in against_random
-    ]
+    against_random = {(game, s): med for game, opp, s, med in summary if opp == "random"}
+    shares = [(g, o, s, m) for g, o, s, m in summary if o != "random" and (g, s) in against_random]
     if shares:
         print(
             "\nrate against each opponent as a share of the rate against random opponents "
@@ -324,7 +322,7 @@ def main() -> None:
         )
         print(f"{'game':<10}{'opponent':<12}{'setting':<18}" + "".join(f"{p:>12}" for p in paths))
         for game, opp, s, med in shares:
-            ref = against_random[(game, str(s))]
+            ref = against_random[(game, s)]
             print(
                 f"{game:<10}{opp:<12}{s!s:<18}"
                 + "".join(f"{med[p].rate / ref[p].rate:>12.1%}" for p in paths)

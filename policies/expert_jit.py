@@ -966,11 +966,10 @@ def _release(ws):
 
 
 @_kernels.jit
-def _k_act(obs, masks, turns, key, pts, risk, prm, lay, seed, actions, rng):
+def _k_act(obs, masks, turns, key, pts, risk, prm, lay, rng, actions):
     """The expert's move for every row of ``obs`` / ``masks`` into ``actions``
-    (-1: the row does not match the config), drawing from the splitmix64 stream of
-    ``rng`` (a uint64 state array) started at ``seed``."""
-    rng[0] = np.uint64(seed)
+    (-1: the row does not match the config), drawing from the splitmix64 stream whose
+    state is ``rng[0]`` (a one-element uint64 array, advanced)."""
     obs = unmanaged(obs)
     masks = unmanaged(masks)
     turns = unmanaged(turns)
@@ -1220,6 +1219,6 @@ class ExpertJitPolicy(CompiledExpert, TunablePolicy[ExpertParams]):
     def _decide(
         self, obs: np.ndarray, masks: np.ndarray, turns: np.ndarray | None, actions: np.ndarray
     ) -> None:
-        seed = self.rng.integers(2**64, dtype=np.uint64)
+        stream = self.rng.integers(2**64, size=1, dtype=np.uint64)  # a new start per call
         with np.errstate(over="ignore"):  # splitmix64 wraps (numpy scalars warn without numba)
-            _k_act(obs, masks, turns, *self._ex, seed, actions, np.zeros(1, dtype=np.uint64))
+            _k_act(obs, masks, turns, *self._ex, stream, actions)

@@ -21,27 +21,55 @@ PATH = shipped_model("schnauz", CONFIG)
 #: The shipped files: game -> (file name, the feature set it reads, rules it is refused
 #: under). Each is trained at the 4-player table of the game's standard rules.
 SHIPPED = {
-    "schnauz": ("schnauz4_a7.npz", "schnauz-expert-v1", {"deck": "A9"}),
+    "schnauz": ("schnauz4_a7.npz", "schnauz-expert-v1", {"lives": 2}),
     "scat": ("scat4.npz", "scat-expert-v1", {"lives": 2}),
     "thirteen": ("thirteen4.npz", "thirteen-expert-v1", {"target_points": 5}),
 }
 GAMES = list(SHIPPED)
+#: The files shipped for other rules of a game: file name -> (game, the rules it plays).
+OTHER_RULES = {"schnauz4_a9.npz": ("schnauz", {"deck": "A9"})}
 
 
 def config_of(game: str, **rules):
     return game_module(game).Config(num_players=4, **rules)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_model_ships_for_the_four_player_table(game):
-    name, features, _ = SHIPPED[game]
-    path = shipped_model(game, config_of(game))
+def check_shipped(path, name: str, game: str, features: str, rules: dict) -> None:
     assert path is not None and path.name == name
     assert path.stat().st_size < 1_000_000  # a small file
     _, meta = read_model(path)
     assert meta["game"] == game and meta["table_sizes"] == [4]
     assert meta["features"] == features
-    assert meta["rules"] == mlp.rules_of(config_of(game))
+    assert meta["rules"] == mlp.rules_of(config_of(game, **rules))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_model_ships_for_the_four_player_table(game):
+    name, features, _ = SHIPPED[game]
+    check_shipped(shipped_model(game, config_of(game)), name, game, features, {})
+
+
+@pytest.mark.parametrize("name", OTHER_RULES)
+def test_the_file_for_other_rules_is_found_by_them_and_plays_legally(name):
+    game, rules = OTHER_RULES[name]
+    features = SHIPPED[game][1]
+    for players in (2, 4, 6):  # found by the rules at every table, trained at four
+        config = game_module(game).Config(num_players=players, **rules)
+        path = shipped_model(game, config)
+        assert path is not None and path.name == name
+    check_shipped(shipped_model(game, config_of(game, **rules)), name, game, features, rules)
+    policy = make_policy("model", game=game, config=config_of(game, **rules), seed=0)
+    env = env_module(game).raw_env(num_players=4, **rules)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        action = None
+        if not (term or trunc):
+            action = policy.act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+    # the standard rules' file is not this one, nor is this one taken under the others
+    assert shipped_model(game, config_of(game)).name == SHIPPED[game][0]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -106,7 +134,8 @@ def test_the_model_files_ship_as_package_data():
     (pattern,) = data["package-data"]["policies.models"]
     shipped = sorted((root / "policies" / "models").glob(pattern))
     assert PATH in shipped and shipped == sorted(models_dir().glob("*.npz"))
-    assert sorted(p.name for p in shipped) == sorted(name for name, _, _ in SHIPPED.values())
+    names = [name for name, _, _ in SHIPPED.values()] + list(OTHER_RULES)
+    assert sorted(p.name for p in shipped) == sorted(names)
 
 
 def test_the_old_module_path_warns_and_gives_the_same_names(monkeypatch):

@@ -108,7 +108,8 @@ def test_the_page_its_files_and_the_options(client: Client) -> None:
         r["name"] == "knock_in_first_circle" and r["kind"] == "bool" for r in schnauz["rules"]
     )
     assert "tiny_thirteen.npz" in options["games"]["thirteen"]["opponents"]
-    assert [m["shipped"] for m in schnauz["models"]] == [True]
+    shipped = {m["name"]: m["rules"]["deck"] for m in schnauz["models"] if m["shipped"]}
+    assert shipped == {"schnauz4_a7.npz": "A7", "schnauz4_a9.npz": "A9"}
 
 
 def test_card_pictures_are_the_rgb_array_faces(client: Client) -> None:

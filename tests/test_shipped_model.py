@@ -27,7 +27,10 @@ SHIPPED = {
 }
 GAMES = list(SHIPPED)
 #: The files shipped for other rules of a game: file name -> (game, the rules it plays).
-OTHER_RULES = {"schnauz4_a9.npz": ("schnauz", {"deck": "A9"})}
+OTHER_RULES = {
+    "schnauz4_a9.npz": ("schnauz", {"deck": "A9"}),
+    "schnauz4_a5.npz": ("schnauz", {"deck": "A5"}),
+}
 
 
 def config_of(game: str, **rules):

@@ -109,7 +109,7 @@ def test_the_page_its_files_and_the_options(client: Client) -> None:
     )
     assert "tiny_thirteen.npz" in options["games"]["thirteen"]["opponents"]
     shipped = {m["name"]: m["rules"]["deck"] for m in schnauz["models"] if m["shipped"]}
-    assert shipped == {"schnauz4_a7.npz": "A7", "schnauz4_a9.npz": "A9"}
+    assert shipped == {"schnauz4_a7.npz": "A7", "schnauz4_a9.npz": "A9", "schnauz4_a5.npz": "A5"}
 
 
 def test_card_pictures_are_the_rgb_array_faces(client: Client) -> None:

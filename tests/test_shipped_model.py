@@ -71,8 +71,14 @@ def test_the_file_for_other_rules_is_found_by_them_and_plays_legally(name):
             action = policy.act(obs["observation"], obs["action_mask"])
             assert obs["action_mask"][action] == 1
         env.step(action)
-    # the standard rules' file is not this one, nor is this one taken under the others
+    # the standard rules keep their own file, and this one is refused under any other rules
     assert shipped_model(game, config_of(game)).name == SHIPPED[game][0]
+    path = models_dir() / name
+    for other in ({}, {**rules, "lives": 2}):
+        with pytest.raises(ValueError, match="rules"):
+            mlp.load_model_policy(path, game, config_of(game, **other))
+    with pytest.raises(ValueError, match=f"no trained {game} model for these rules"):
+        make_policy("model", game=game, config=config_of(game, **rules, lives=2))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -292,6 +292,9 @@ def test_the_coach_and_the_review(page) -> None:
     shoot(page, "coach")
 
     def always_pass(seen: dict) -> int:
+        # "Your turn" shows only once the coach has answered: every move button already
+        # carries its probability, so none is replaced under the pointer afterwards
+        assert page.locator("button.move:not([data-p])").count() == 0
         labels = [m["label"].split("\n")[0].strip() for m in seen["moves"]]
         return next((k for k, label in enumerate(labels) if label.startswith("pass")), 0)
 

@@ -14,6 +14,7 @@ const state = {
   view: null, // the table's last view
   busy: false, // a move is on its way, or the bots' moves are still appearing
   coach: null, // the coach's answer for the current turn
+  coaching: false, // the coach's answer is being fetched (the moves wait for it)
   selected: new Set(), // hand slots selected (Thirteen, or a Schnauz swap)
   replay: null, // {id, summary, position, viewer}
 };
@@ -380,7 +381,7 @@ function setStatus(view) {
   const status = $("status");
   status.classList.toggle("yours", !!view.your_turn && !state.busy);
   if (view.game_over) status.textContent = "Game over";
-  else if (state.busy) status.textContent = "The bots are playing…";
+  else if (state.busy) status.textContent = state.coaching ? "The coach is reading the table…" : "The bots are playing…";
   else if (view.your_turn) status.textContent = "Your turn: choose a move";
   else {
     const who = view.to_act === null ? "" : view.seats[view.to_act].name;
@@ -411,13 +412,21 @@ async function present(view) {
     if (event.type === "showdown") $("showdown").replaceChildren(showdownBox(event));
     if (SPEED && !first && event.type !== "info") await sleep(SPEED);
   }
-  state.busy = false;
-  setStatus(view);
   finalBox($("final"), view.final);
   $("review-button").hidden = !(view.game_over && view.coach.available);
   $("again-button").hidden = !view.game_over;
-  redraw();
-  await updateCoach();
+  // The moves stay disabled until the coach (if on) has answered: its answer redraws
+  // them, and a button replaced under the pointer would swallow the click.
+  state.coaching = true;
+  setStatus(view);
+  try {
+    await updateCoach();
+  } finally {
+    state.coaching = false;
+    state.busy = false;
+    setStatus(view);
+    redraw();
+  }
 }
 
 async function sendMove(move) {

@@ -61,16 +61,7 @@ def test_the_file_for_other_rules_is_found_by_them_and_plays_legally(name):
         path = shipped_model(game, config)
         assert path is not None and path.name == name
     check_shipped(shipped_model(game, config_of(game, **rules)), name, game, features, rules)
-    policy = make_policy("model", game=game, config=config_of(game, **rules), seed=0)
-    env = env_module(game).raw_env(num_players=4, **rules)
-    env.reset(seed=0)
-    for _agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        action = None
-        if not (term or trunc):
-            action = policy.act(obs["observation"], obs["action_mask"])
-            assert obs["action_mask"][action] == 1
-        env.step(action)
+    assert play_whole_games(game, rules, seeds=1) > 0
     # the standard rules keep their own file, and this one is refused under any other rules
     assert shipped_model(game, config_of(game)).name == SHIPPED[game][0]
     path = models_dir() / name
@@ -95,14 +86,15 @@ def test_it_plays_without_torch(game):
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_it_plays_legal_deterministic_moves_in_whole_games(game):
-    config = config_of(game)
+def play_whole_games(game: str, rules: dict, seeds: int) -> int:
+    """The shipped model (found by ``rules``) plays every seat of ``seeds`` whole games:
+    each move legal, and the same from a differently seeded copy. Returns the moves."""
+    config = config_of(game, **rules)
     policy = make_policy("model", game=game, config=config, seed=0)
     again = make_policy("model", game=game, config=config, seed=1)
-    env = env_module(game).raw_env(num_players=4)
+    env = env_module(game).raw_env(num_players=4, **rules)
     moves = 0
-    for seed in range(3):
+    for seed in range(seeds):
         env.reset(seed=seed)
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
@@ -114,7 +106,12 @@ def test_it_plays_legal_deterministic_moves_in_whole_games(game):
             assert again.act(obs["observation"], obs["action_mask"]) == action
             env.step(action)
             moves += 1
-    assert moves > 100
+    return moves
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_plays_legal_deterministic_moves_in_whole_games(game):
+    assert play_whole_games(game, {}, seeds=3) > 100
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -10,9 +10,10 @@ game      preset       recipe
 schnauz   ``strong``   clone ``expert-jit`` (3,000 games of it at every seat) through the
                        ``schnauz-expert-v1`` features, then 12M steps of MaskablePPO
                        against three ``expert-jit`` on the batched engine (256 games)
-                       with the ``win-chance`` reward, the rate decayed linearly to 0;
-                       a checkpoint every 1M steps, and the best of the second half's
-                       on 1,000 held-out duplicate deals kept as ``model.npz``
+                       with the ``win-chance`` reward, the rate decayed linearly to 0,
+                       the update on two torch threads; a checkpoint every 1M steps, and
+                       the best of the second half's on 1,000 held-out duplicate deals
+                       kept as ``model.npz``
 scat      ``strong``   two stages. 1: clone ``expert-jit`` through the ``scat-expert-v1``
                        features (its estimates as inputs), then 500k steps of
                        MaskablePPO against three ``expert-jit`` with the ``win-chance``

@@ -365,6 +365,13 @@ def imap_workers(
                     results = future.result()
                 except BrokenProcessPool:
                     workers_seen.update(getattr(pool, "_processes", {}))
+                    # The pool's own thread stops and reaps the workers now. Reading their
+                    # exit codes while it does is a race (multiprocessing's poll() is not
+                    # thread-safe: a child it reaped first reads as still running, so the
+                    # message could name only a worker the pool stopped): let it finish.
+                    manager = getattr(pool, "_executor_manager_thread", None)
+                    if manager is not None:
+                        manager.join(timeout=5.0)
                     dead = _dead_workers(list(workers_seen.values()), done_jobs, len(jobs), unit)
                     raise WorkerDied(dead) from None
                 done_jobs += len(results)

@@ -42,7 +42,6 @@ from policies.expert_features import EXPERT_SIZE, FEATURES_NAME, KN
 from policies.mlp import feature_transform, load_model_policy, shipped_model
 from schnauz_env.batched.jit import njit
 from schnauz_env.batched.learner_loop import V_LEARNER
-from schnauz_env.batched.schnauz import state as S
 from schnauz_env.schnauz import SchnauzConfig
 from schnauz_env.schnauz.engine import KNOCK
 from schnauz_env.vector import SchnauzVecEnv
@@ -75,7 +74,6 @@ def collect(
     model = load_model_policy(model_path, "schnauz", config)
     features = feature_transform(FEATURES_NAME, "schnauz", config)
     key, _ = EJ.jit_tables(config)
-    lo = 4 * config.min_rank
     opponent = make_policy("expert-jit", game="schnauz", config=config, seed=seed + 1)
     venv = SchnauzVecEnv(num_envs=512, config=config, opponent=opponent.act_batch, seed=seed)
     eng = venv.engine
@@ -85,11 +83,11 @@ def collect(
         masks = venv.action_masks()
         rows = np.flatnonzero(masks[:, KNOCK])
         xs.append(features(np.asarray(obs[rows], np.float32)))
-        for g in rows:
-            hands = eng.cards[g, S.O_HANDS : S.O_HANDS + 3 * n].reshape(n, 3).astype(np.int64) + lo
-            table = eng.cards[g, S.O_TABLE : S.O_TABLE + 3].astype(np.int64) + lo
-            out = eng.gs[g, S.F_OUT : S.F_OUT + n].astype(np.int64)
-            ys.append(knock_loses(key, hands, table, int(venv._vs[g, V_LEARNER]), n, out))
+        out = eng.out.astype(np.int64)
+        for g in rows:  # an out seat's empty hand is padded; knock_loses skips it
+            hands = np.array([h or [0, 0, 0] for h in eng.hands(g)], dtype=np.int64)
+            table = np.array(eng.table(g), dtype=np.int64)
+            ys.append(knock_loses(key, hands, table, int(venv._vs[g, V_LEARNER]), n, out[g]))
         got += len(rows)
         obs, _, _, _ = venv.step(model.act_batch(obs, masks.astype(np.int8)))
         if len(xs) % 200 == 0:
@@ -133,12 +131,12 @@ def main() -> None:
 
     w = torch.zeros(2, requires_grad=True)
     opt = torch.optim.LBFGS([w], max_iter=200)
-    yt_train = torch.tensor(y)
+    y_train = torch.tensor(y)
 
     def closure() -> torch.Tensor:
         opt.zero_grad()
         loss = torch.nn.functional.binary_cross_entropy_with_logits(
-            w[0] * logit(est) + w[1], yt_train
+            w[0] * logit(est) + w[1], y_train
         )
         loss.backward()
         return loss
@@ -160,7 +158,7 @@ def main() -> None:
     for epoch in range(args.epochs):
         for b in torch.randperm(len(X)).split(1024):
             loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                net((X[b] - mu) / sd).squeeze(1), yt_train[b]
+                net((X[b] - mu) / sd).squeeze(1), y_train[b]
             )
             adam.zero_grad()
             loss.backward()
